@@ -1,0 +1,381 @@
+"""Find, load and validate the YAML bank.
+
+Every problem in every file is collected (not only the first) and located as
+``file:line:col``, so a user fixing a bank by hand sees the whole list at once.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from .errors import BankInvalid, NotFound, Problem, display_path
+from .models import Answer, AnswersFile, CategoryFile, Question
+from .paths import BankLocation
+from .yamlio import Document, PathKey, load_file
+
+YAML_SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass(frozen=True)
+class Category:
+    id: str
+    title: str
+    description: str | None
+    file: Path
+    question_ids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where something is defined, for messages and for opening an editor at the right line."""
+
+    file: Path
+    line: int
+
+
+@dataclass
+class Bank:
+    location: BankLocation
+    categories: dict[str, Category] = field(default_factory=dict)
+    questions: dict[str, Question] = field(default_factory=dict)  # in file order
+    category_of: dict[str, str] = field(default_factory=dict)
+    answers: dict[str, Answer] = field(default_factory=dict)
+    question_origin: dict[str, Origin] = field(default_factory=dict)
+    answer_origin: dict[str, Origin] = field(default_factory=dict)
+
+    def question(self, question_id: str) -> Question:
+        try:
+            return self.questions[question_id]
+        except KeyError:
+            raise NotFound(
+                f"no question with id {question_id!r}",
+                hint=did_you_mean(question_id, self.questions) or "see `prep list`",
+            ) from None
+
+    def answer_text(self, question_id: str) -> str | None:
+        answer = self.answers.get(question_id)
+        return answer.answer if answer else None
+
+    def category(self, question_id: str) -> Category:
+        return self.categories[self.category_of[question_id]]
+
+
+def bank_files(directory: Path) -> list[Path]:
+    """The YAML files directly inside *directory*, sorted; hidden files are skipped."""
+    if not directory.is_dir():
+        return []
+    return sorted(
+        p for p in directory.iterdir() if p.suffix in YAML_SUFFIXES and not p.name.startswith(".")
+    )
+
+
+def load_bank(location: BankLocation) -> Bank:
+    """Load and validate the bank; raise BankInvalid listing every problem."""
+    bank, problems = check_bank(location)
+    if problems:
+        raise BankInvalid(problems)
+    return bank
+
+
+def check_bank(location: BankLocation) -> tuple[Bank, list[Problem]]:
+    """Load what can be loaded and return it with every problem found."""
+    bank = Bank(location)
+    problems: list[Problem] = []
+    known_ids: set[str] = set()  # ids seen even in invalid files, to avoid cascades of errors
+    question_files: list[tuple[Document, list[tuple[int, Question]]]] = []
+
+    for path in bank_files(location.questions):
+        doc = load_file(path, display_path(path))
+        problems += doc.problems
+        known_ids.update(_raw_ids(doc.data))
+        header, items = _validate(doc, CategoryFile, problems)
+        if header is not None:
+            _add_category(bank, header, items, path, doc, problems)
+            question_files.append((doc, items))
+
+    for path in bank_files(location.answers):
+        doc = load_file(path, display_path(path))
+        problems += doc.problems
+        header, items = _validate(doc, AnswersFile, problems)
+        _add_answers(bank, items, path, doc, known_ids, problems)
+
+    problems += _check_follow_ups(question_files, known_ids)
+    return bank, problems
+
+
+def _raw_ids(data: Any) -> Iterable[str]:
+    if isinstance(data, dict) and isinstance(data.get("questions"), list):
+        for item in data["questions"]:
+            if isinstance(item, dict) and isinstance(item.get("id"), str):
+                yield item["id"]
+
+
+def _add_category(
+    bank: Bank,
+    header: dict[str, Any],
+    items: list[tuple[int, Question]],
+    path: Path,
+    doc: Document,
+    problems: list[Problem],
+) -> None:
+    category_id = header["category"]
+    if category_id in bank.categories:
+        other = display_path(bank.categories[category_id].file)
+        problems.append(
+            doc.problem(("category",), f"category {category_id!r} is already defined in {other}", "category")
+        )
+        return
+    ids = []
+    for index, question in items:
+        if question.id in bank.questions:
+            first = bank.question_origin[question.id]
+            problems.append(
+                doc.problem(
+                    ("questions", index, "id"),
+                    f"duplicate question id {question.id!r} "
+                    f"(first defined at {display_path(first.file)}:{first.line})",
+                    f"questions[{index}].id",
+                )
+            )
+            continue
+        bank.questions[question.id] = question
+        bank.category_of[question.id] = category_id
+        bank.question_origin[question.id] = Origin(path, doc.locate(("questions", index))[0])
+        ids.append(question.id)
+    bank.categories[category_id] = Category(
+        category_id, header.get("title") or category_id, header.get("description"), path, tuple(ids)
+    )
+
+
+def _check_follow_ups(
+    question_files: list[tuple[Document, list[tuple[int, Question]]]], known_ids: set[str]
+) -> list[Problem]:
+    problems = []
+    for doc, items in question_files:
+        for qi, question in items:
+            for fi, target in enumerate(question.follow_ups):
+                where = ("questions", qi, "follow_ups", fi)
+                dotted = f"questions[{qi}].follow_ups[{fi}]"
+                if target == question.id:
+                    problems.append(doc.problem(where, "a question cannot follow up on itself", dotted))
+                elif target not in known_ids:
+                    hint = did_you_mean(target, known_ids)
+                    problems.append(
+                        doc.problem(where, f"follow-up {target!r} is not a question id{_sep(hint)}", dotted)
+                    )
+    return problems
+
+
+def _add_answers(
+    bank: Bank,
+    items: list[tuple[int, Answer]],
+    path: Path,
+    doc: Document,
+    known_ids: set[str],
+    problems: list[Problem],
+) -> None:
+    for index, answer in items:
+        where = ("answers", index, "question")
+        dotted = f"answers[{index}].question"
+        if answer.question not in known_ids:
+            hint = did_you_mean(answer.question, known_ids)
+            problems.append(doc.problem(where, f"no question with id {answer.question!r}{_sep(hint)}", dotted))
+            continue
+        if answer.question in bank.answers:
+            first = bank.answer_origin[answer.question]
+            problems.append(
+                doc.problem(
+                    where,
+                    f"a second answer for {answer.question!r} (first at {display_path(first.file)}:{first.line})",
+                    dotted,
+                )
+            )
+            continue
+        bank.answers[answer.question] = answer
+        bank.answer_origin[answer.question] = Origin(path, doc.locate(("answers", index))[0])
+
+
+def _sep(hint: str | None) -> str:
+    return f"; {hint}" if hint else ""
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+    from rapidfuzz import process
+
+    match = process.extractOne(word, list(choices), score_cutoff=75)
+    return f"did you mean {match[0]!r}?" if match else None
+
+
+# --- turning pydantic errors into located problems -------------------------------------------
+
+_EXPECTED_TOP = {
+    CategoryFile: "a mapping with category, title and questions",
+    AnswersFile: "a mapping with an answers list",
+}
+
+
+def _validate(
+    doc: Document, model: type[BaseModel], problems: list[Problem]
+) -> tuple[dict[str, Any] | None, list[tuple[int, Any]]]:
+    """Validate a file; return its header fields and its valid entries with their indexes.
+
+    On errors, every error is reported and the valid entries are still returned, so that
+    cross-file checks run on them instead of cascading into "unknown id" errors.
+    """
+    if doc.data is None:
+        return None, []
+    if not isinstance(doc.data, dict):
+        found = type(doc.data).__name__.replace("NoneType", "nothing")
+        problems.append(doc.problem((), f"expected {_EXPECTED_TOP[model]}; found a {found}"))
+        return None, []
+    list_key = "questions" if model is CategoryFile else "answers"
+    try:
+        parsed = model.model_validate(doc.data)
+        header = parsed.model_dump(exclude={list_key})
+        return header, list(enumerate(getattr(parsed, list_key)))
+    except ValidationError as exc:
+        for error in exc.errors(include_url=False):
+            loc = tuple(error["loc"])
+            problems.append(doc.problem(loc, _message(error, model), _dotted(loc)))
+    item_model = Question if model is CategoryFile else Answer
+    raw_items = doc.data.get(list_key)
+    items = []
+    for index, item in enumerate(raw_items if isinstance(raw_items, list) else []):
+        try:
+            items.append((index, item_model.model_validate(item)))
+        except ValidationError:
+            pass  # already reported above
+    category = doc.data.get("category")
+    header = {"category": category, "title": doc.data.get("title")} if isinstance(category, str) else None
+    if model is CategoryFile and header is None:
+        return None, []
+    return header, items
+
+
+def _dotted(loc: PathKey) -> str:
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _message(error: dict, root: type[BaseModel]) -> str:
+    loc = tuple(error["loc"])
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        name = str(loc[-1])
+        fields = _fields_at(root, loc[:-1])
+        hint = did_you_mean(name, fields) if fields else None
+        allowed = f" (allowed: {', '.join(fields)})" if fields and not hint else ""
+        return f"unknown field {name!r}{_sep(hint)}{allowed}"
+    if kind == "missing":
+        return f"missing required field {loc[-1]!r}"
+    if kind == "model_type":
+        return "expected a mapping (or, for key points and pitfalls, a plain text)"
+    if kind == "string_pattern_mismatch":
+        return f"{error['input']!r} is not a kebab-case id (lowercase letters, digits and single hyphens)"
+    if kind == "string_too_short":
+        return "must not be empty"
+    message = error["msg"]
+    return message[0].lower() + message[1:]
+
+
+def _fields_at(model: type[BaseModel], loc: PathKey) -> list[str]:
+    """The field names of the model found at *loc* inside *model*, for 'did you mean'."""
+    current: Any = model
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        if not (isinstance(current, type) and issubclass(current, BaseModel)):
+            return []
+        info = current.model_fields.get(part)
+        if info is None:
+            return []
+        current = _inner_model(info.annotation)
+    if isinstance(current, type) and issubclass(current, BaseModel):
+        return list(current.model_fields)
+    return []
+
+
+def _inner_model(annotation: Any) -> Any:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    origin = typing.get_origin(annotation)
+    if origin in (tuple, list, typing.Union, types.UnionType) or origin is not None:
+        for arg in typing.get_args(annotation):
+            found = _inner_model(arg)
+            if found is not None:
+                return found
+    return None
+
+
+# --- whole-bank checks that are advice, not errors ------------------------------------------
+
+NEAR_DUPLICATE_CUTOFF = 90.0
+
+
+def near_duplicate_prompts(bank: Bank, cutoff: float = NEAR_DUPLICATE_CUTOFF) -> list[tuple[str, str, float]]:
+    """Pairs of questions whose prompts are nearly the same text (rapidfuzz ratio >= cutoff)."""
+    import numpy as np  # rapidfuzz's cdist returns a numpy array
+    from rapidfuzz import fuzz, process, utils
+
+    ids = list(bank.questions)
+    prompts = [utils.default_process(bank.questions[i].prompt) for i in ids]
+    if len(prompts) < 2:
+        return []
+    scores = process.cdist(
+        prompts, prompts, scorer=fuzz.ratio, score_cutoff=cutoff, dtype=np.uint8, workers=-1
+    )
+    rows, cols = np.nonzero(np.triu(scores, k=1))
+    return [(ids[r], ids[c], float(scores[r, c])) for r, c in zip(rows.tolist(), cols.tolist())]
+
+
+@dataclass
+class Report:
+    """What `prep validate` reports: counts, errors and warnings."""
+
+    bank: Bank
+    problems: list[Problem]
+    warnings: list[Problem]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "bank": str(self.bank.location.root),
+            "origin": self.bank.location.origin,
+            "categories": len(self.bank.categories),
+            "questions": len(self.bank.questions),
+            "answers": len(self.bank.answers),
+            "problems": [p.to_dict() for p in self.problems],
+            "warnings": [w.to_dict() for w in self.warnings],
+        }
+
+
+def validate(location: BankLocation) -> Report:
+    """Every problem of the bank, plus warnings such as near-duplicate prompts."""
+    bank, problems = check_bank(location)
+    warnings = []
+    for first, second, score in near_duplicate_prompts(bank):
+        origin = bank.question_origin[second]
+        other = bank.question_origin[first]
+        warnings.append(
+            Problem(
+                display_path(origin.file),
+                origin.line,
+                1,
+                f"prompt of {second!r} is {score:.0f}% similar to {first!r} "
+                f"({display_path(other.file)}:{other.line})",
+            )
+        )
+    return Report(bank, sorted(problems), warnings)

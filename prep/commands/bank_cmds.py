@@ -1,0 +1,151 @@
+"""Commands that read the bank: validate, list, show, search."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Optional
+
+import typer
+
+from ..context import AppContext
+from ..errors import EXIT_INVALID_BANK
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+CategoryOption = Annotated[
+    Optional[list[str]],
+    typer.Option("--category", "-c", help="Only this category (repeat for several).", show_default=False),
+]
+TagOption = Annotated[
+    Optional[list[str]],
+    typer.Option("--tag", "-t", help="Only questions with this tag (repeat for any of several).", show_default=False),
+]
+KindOption = Annotated[
+    Optional[list[str]],
+    typer.Option(
+        "--kind", "-k", help="Only this kind: technical, behavioral, strategy or ask (repeatable).",
+        show_default=False,
+    ),
+]
+
+
+def emit_json(data: object) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def question_json(bank, question) -> dict:  # type: ignore[no-untyped-def]
+    data = question.model_dump(mode="json")
+    data["category"] = bank.category_of[question.id]
+    answer = bank.answers.get(question.id)
+    data["answer"] = answer.answer if answer else None
+    data["answer_source"] = answer.source if answer else None
+    return data
+
+
+def validate(
+    ctx: typer.Context,
+    as_json: JsonOption = False,
+) -> None:
+    """Check every file of the bank and list every problem as file:line:col.
+
+    Exits 0 when the bank is valid, 2 when it has problems. Near-duplicate prompts are
+    reported as warnings and do not fail validation.
+    """
+    from .. import bank as bank_module
+    from ..render import console, validation_report
+
+    app: AppContext = ctx.obj
+    report = bank_module.validate(app.bank_location())
+    if as_json:
+        emit_json(report.to_dict())
+    else:
+        out = console()
+        for line in validation_report(report):
+            out.print(line, soft_wrap=True)
+    if not report.ok:
+        raise typer.Exit(EXIT_INVALID_BANK)
+
+
+def list_questions(
+    ctx: typer.Context,
+    category: CategoryOption = None,
+    tag: TagOption = None,
+    kind: KindOption = None,
+    search: Annotated[
+        Optional[str],
+        typer.Option("--search", "-s", help="Fuzzy text to look for in ids, prompts, key points, tags and answers."),
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """List the questions of the bank, optionally filtered and fuzzy-searched."""
+    from .. import query
+
+    app: AppContext = ctx.obj
+    bank = app.bank()
+    questions = query.select(bank, categories=category or (), tags=tag or (), kinds=kind or ())
+    hits = query.search(bank, search, questions) if search is not None else None
+    if as_json:
+        rows = [h.question for h in hits] if hits is not None else questions
+        emit_json([question_json(bank, q) for q in rows])
+        return
+    _print_table(bank, questions, hits)
+
+
+def search(
+    ctx: typer.Context,
+    text: Annotated[str, typer.Argument(help="What to look for; typos and word order are tolerated.")],
+    limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="Show at most this many matches.")] = 20,
+    as_json: JsonOption = False,
+) -> None:
+    """Fuzzy-search prompts, key points, tags and answers, best match first."""
+    from .. import query
+
+    app: AppContext = ctx.obj
+    bank = app.bank()
+    hits = query.search(bank, text, limit=limit)
+    if as_json:
+        emit_json(
+            [
+                {"id": h.question.id, "score": round(h.score, 1), "field": h.field, "text": h.text,
+                 "prompt": h.question.prompt}
+                for h in hits
+            ]
+        )
+        return
+    _print_table(bank, [h.question for h in hits], hits)
+
+
+def _print_table(bank, questions, hits) -> None:  # type: ignore[no-untyped-def]
+    from ..render import console, question_table
+
+    out = console()
+    shown = len(hits) if hits is not None else len(questions)
+    if not shown:
+        out.print("No questions match.")
+        return
+    out.print(question_table(bank, questions, hits))
+    out.print(f"{shown} question{'s' if shown != 1 else ''}", style="dim")
+
+
+def show(
+    ctx: typer.Context,
+    question_id: Annotated[str, typer.Argument(metavar="ID", help="The question's id (see `prep list`).")],
+    no_answer: Annotated[bool, typer.Option("--no-answer", help="Hide the prepared answer.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Show one question: prompt, key points, pitfalls, your answer and follow-ups."""
+    from ..render import console, question_detail
+
+    app: AppContext = ctx.obj
+    bank = app.bank()
+    question = bank.question(question_id)
+    if as_json:
+        emit_json(question_json(bank, question))
+        return
+    console().print(question_detail(bank, question, show_answer=not no_answer))
+
+
+def register(app: typer.Typer) -> None:
+    app.command("validate")(validate)
+    app.command("list")(list_questions)
+    app.command("show")(show)
+    app.command("search")(search)

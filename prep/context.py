@@ -1,0 +1,40 @@
+"""What every command shares: the global options, and the bank loaded once on demand."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from . import paths
+
+if TYPE_CHECKING:
+    from .bank import Bank
+
+
+@dataclass
+class AppContext:
+    bank_option: Path | None = None
+    state_option: Path | None = None
+    config_option: Path | None = None
+    debug: bool = False
+    _bank: "Bank | None" = field(default=None, repr=False)
+
+    def bank_location(self) -> paths.BankLocation:
+        return paths.find_bank(self.bank_option)
+
+    def bank(self) -> "Bank":
+        """The validated bank; raises BankInvalid (exit 2) when it has problems."""
+        if self._bank is None:
+            from .bank import load_bank
+
+            self._bank = load_bank(self.bank_location())
+        return self._bank
+
+    @property
+    def state_path(self) -> Path:
+        return paths.state_path(self.state_option)
+
+    @property
+    def config_path(self) -> Path:
+        return paths.config_path(self.config_option)

@@ -1,0 +1,98 @@
+"""The one error family of prep, and the exit codes the CLI maps it to.
+
+Core code raises these; only the CLI turns them into a message and an exit status
+(see ``prep.cli``), so library callers get exceptions, never printing or exiting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+# Documented in the README ("Exit codes"); scripts may rely on them.
+EXIT_OK = 0
+EXIT_ERROR = 1  # usage or runtime error: unknown id, bad option, unreadable file
+EXIT_INVALID_BANK = 2  # the YAML bank has problems (each printed as file:line:col)
+EXIT_STATE = 3  # the review-state database cannot be used
+EXIT_INTERRUPTED = 130  # Ctrl-C, after saving what was done
+
+
+class PrepError(Exception):
+    """Base of every error prep reports to the user."""
+
+    exit_code = EXIT_ERROR
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def details(self) -> list[str]:
+        """Lines printed before the message, unprefixed (e.g. one per bank problem)."""
+        return []
+
+
+class UsageError(PrepError):
+    """The user asked for something that does not make sense (bad option value)."""
+
+
+class NotFound(PrepError):
+    """A question id, category or file the user named does not exist."""
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One thing wrong with the bank, located as precisely as the YAML allows."""
+
+    file: str
+    line: int  # 1-based; 0 when the problem concerns the whole file
+    column: int  # 1-based; 0 when unknown
+    message: str
+    path: str = ""  # field path inside the document, e.g. questions[3].key_points[0].text
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.line:
+            where += f":{self.line}:{self.column or 1}"
+        field = f"{self.path}: " if self.path else ""
+        return f"{where}: {field}{self.message}"
+
+    def to_dict(self) -> dict:
+        return {
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "path": self.path,
+            "message": self.message,
+        }
+
+
+class BankInvalid(PrepError):
+    """The bank failed validation; carries every problem found, not only the first."""
+
+    exit_code = EXIT_INVALID_BANK
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = sorted(problems)
+        count = len(self.problems)
+        super().__init__(
+            f"the bank has {count} problem{'s' if count != 1 else ''}; fix them and try again"
+        )
+
+    def details(self) -> list[str]:
+        return [str(p) for p in self.problems]
+
+
+class StateError(PrepError):
+    """The review-state database cannot be opened, read or written."""
+
+    exit_code = EXIT_STATE
+
+
+def display_path(path: Path | str) -> str:
+    """A path as the user would type it: relative to the working directory when inside it."""
+    path = Path(path)
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return str(path)

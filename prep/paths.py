@@ -1,0 +1,95 @@
+"""Where the bank, the review state and the config live.
+
+Order everywhere: an explicit option, then an environment variable, then a sensible default.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import NotFound
+
+APP_NAME = "prep"
+ENV_BANK = "PREP_BANK"
+ENV_STATE = "PREP_STATE"
+ENV_CONFIG = "PREP_CONFIG"
+ENV_HOME = "PREP_HOME"  # one directory for state and config (tests point it at tmp_path)
+
+QUESTIONS_DIR = "questions"
+ANSWERS_DIR = "answers"
+
+
+@dataclass(frozen=True)
+class BankLocation:
+    root: Path
+    origin: str  # "option", "env", "cwd" or "bundled": shown by `prep validate`
+
+    @property
+    def questions(self) -> Path:
+        return self.root / QUESTIONS_DIR
+
+    @property
+    def answers(self) -> Path:
+        return self.root / ANSWERS_DIR
+
+
+def bundled_bank_root() -> Path:
+    """The bank shipped with prep: inside the wheel, or at the top of a source checkout."""
+    package = Path(__file__).resolve().parent
+    installed = package / "_bundled"
+    if (installed / QUESTIONS_DIR).is_dir():
+        return installed
+    return package.parent
+
+
+def find_bank(option: Path | None = None, cwd: Path | None = None) -> BankLocation:
+    """Resolve the bank directory: --bank, then $PREP_BANK, then ./questions, then bundled."""
+    if option is not None:
+        location = BankLocation(Path(option).expanduser(), "option")
+    elif os.environ.get(ENV_BANK):
+        location = BankLocation(Path(os.environ[ENV_BANK]).expanduser(), "env")
+    else:
+        here = cwd or Path.cwd()
+        if (here / QUESTIONS_DIR).is_dir():
+            return BankLocation(here, "cwd")
+        return BankLocation(bundled_bank_root(), "bundled")
+    if not location.root.is_dir():
+        source = "--bank" if location.origin == "option" else f"${ENV_BANK}"
+        raise NotFound(f"bank directory not found: {location.root} (from {source})")
+    if not location.questions.is_dir():
+        raise NotFound(
+            f"{location.root} has no {QUESTIONS_DIR}/ directory",
+            hint="a bank is a directory holding questions/ (and optionally answers/)",
+        )
+    return location
+
+
+def _user_dir(kind: str) -> Path:
+    home = os.environ.get(ENV_HOME)
+    if home:
+        return Path(home).expanduser()
+    import platformdirs  # deferred: only commands that touch state or config pay for it
+
+    if kind == "data":
+        return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+
+
+def state_path(option: Path | None = None) -> Path:
+    """The SQLite review-state file: --state, then $PREP_STATE, then the user data dir."""
+    if option is not None:
+        return Path(option).expanduser()
+    if os.environ.get(ENV_STATE):
+        return Path(os.environ[ENV_STATE]).expanduser()
+    return _user_dir("data") / "state.sqlite3"
+
+
+def config_path(option: Path | None = None) -> Path:
+    """The TOML config file: --config, then $PREP_CONFIG, then the user config dir."""
+    if option is not None:
+        return Path(option).expanduser()
+    if os.environ.get(ENV_CONFIG):
+        return Path(os.environ[ENV_CONFIG]).expanduser()
+    return _user_dir("config") / "config.toml"

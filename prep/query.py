@@ -1,0 +1,75 @@
+"""Selecting and searching questions: shared by list, search, drill and export."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .bank import Bank, did_you_mean
+from .errors import NotFound, UsageError
+from .models import KINDS, Question
+
+
+def select(
+    bank: Bank,
+    *,
+    categories: Sequence[str] = (),
+    tags: Sequence[str] = (),
+    kinds: Sequence[str] = (),
+) -> list[Question]:
+    """Questions matching every given filter (any of several values of one filter), in bank order."""
+    for category in categories:
+        if category not in bank.categories:
+            hint = did_you_mean(category, bank.categories) or f"categories: {', '.join(bank.categories)}"
+            raise NotFound(f"no category {category!r}", hint=hint)
+    for kind in kinds:
+        if kind not in KINDS:
+            raise UsageError(f"unknown kind {kind!r}; choose from {', '.join(KINDS)}")
+    wanted_tags = {t.lower() for t in tags}
+    return [
+        q
+        for q in bank.questions.values()
+        if (not categories or bank.category_of[q.id] in categories)
+        and (not kinds or q.kind in kinds)
+        and (not wanted_tags or wanted_tags & {t.lower() for t in q.tags})
+    ]
+
+
+@dataclass(frozen=True)
+class Hit:
+    question: Question
+    score: float  # 0-100
+    field: str  # which field matched best: prompt, key point, tag, answer, id
+    text: str  # the text of that field
+
+
+def search(
+    bank: Bank, text: str, questions: Iterable[Question] | None = None, limit: int | None = None,
+    cutoff: float = 60.0,
+) -> list[Hit]:
+    """Fuzzy search over ids, prompts, key points, tags and answers, best match first."""
+    from rapidfuzz import fuzz, utils
+
+    if not text.strip():
+        raise UsageError("the search text is empty")
+    needle = utils.default_process(text)
+    hits = []
+    for question in bank.questions.values() if questions is None else questions:
+        fields = [("id", question.id), ("prompt", question.prompt)]
+        fields += [("key point", p) for kp in question.key_points for p in kp.phrasings]
+        fields += [("tag", t) for t in question.tags]
+        answer = bank.answer_text(question.id)
+        if answer:
+            fields.append(("answer", answer))
+        best = max(
+            (
+                (fuzz.partial_ratio(needle, utils.default_process(value)) if len(value) > len(text)
+                 else fuzz.ratio(needle, utils.default_process(value)), name, value)
+                for name, value in fields
+            ),
+            key=lambda item: item[0],
+        )
+        if best[0] >= cutoff:
+            hits.append(Hit(question, best[0], best[1], best[2]))
+    hits.sort(key=lambda h: -h.score)
+    return hits[:limit] if limit else hits
