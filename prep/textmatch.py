@@ -1,0 +1,204 @@
+"""Text normalisation and word-level fuzzy matching used by the grader and search.
+
+Words are compared after casefolding, accent stripping, hyphen joining and stemming, with
+rapidfuzz tolerating typos. Everything here is pure and cached by input string.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+import snowballstemmer
+
+# Words that carry no claim of their own. Kept short on purpose: negations, quantifiers
+# ("every", "all", "each") and comparatives stay content, because they change what is claimed.
+STOPWORDS = frozenset(
+    """
+    a an the and or but if then so as of to in on at by for from with into onto over under
+    is are was were be been being am do does did doing have has had having it its this that
+    these those there here which who whom whose what when where why how i me my we our us you
+    your he she they them their his her itself themselves just also very really quite
+    can could would should will shall may might must about like such than too
+    basically actually essentially generally usually simply kind sort thing things way itself
+    """.split()
+)
+
+# Words a candidate uses interchangeably in ML-systems talk, folded to one comparison key.
+# General vocabulary of the field, not per-question tuning; docs/grading.md lists the policy.
+SYNONYM_GROUPS = (
+    "gpu gpus card cards device devices accelerator accelerators",
+    "model models network networks net nets",
+    "weight weights parameter parameters param params",
+    "replica replicas replicate replicated replicates copy copies clone clones cloned duplicate duplicated",
+    "split splits splitting shard shards sharded sharding partition partitions partitioned divide divides "
+    "divided slice slices sliced chunk chunks",
+    "gradient gradients grad grads",
+    "batch batches minibatch minibatches",
+    "average averaged averages averaging mean",
+    "sync synced synchronize synchronizes synchronized synchronise synchronised synchronization",
+    "memory mem vram",
+    "communication communicate communicates comm comms",
+    "reduce reduces reduced lower lowers lowered decrease decreases decreased cut cuts shrink shrinks less fewer",
+    "increase increases increased raise raises boost boosts grow grows more higher",
+    "large larger big bigger huge",
+    "small smaller tiny",
+    "need needs needed require requires required necessary",
+    "use uses used using utilize utilizes leverage leverages employ employs",
+    "each every per",
+    "many multiple several",
+    "avoid avoids avoided prevent prevents prevented",
+    "fast faster quick quicker",
+    "slow slower",
+    "overlap overlaps overlapped overlapping hide hides hidden",
+    "error errors mistake mistakes",
+    "fail fails failed failure failures crash crashes crashed",
+    "restart restarts restarted resume resumes resumed",
+    "checkpoint checkpoints checkpointing ckpt",
+    "step steps iteration iterations",
+    "sample samples example examples",
+    "score scores rating ratings",
+    "train trains trained training",
+    "stable stability stabilize stabilizes steady",
+    "accurate accuracy correct correctness",
+)
+
+# Abbreviations expanded to their words, so "DP" covers "data parallelism" and back.
+ABBREVIATIONS = {
+    "dp": "data parallel",
+    "tp": "tensor parallel",
+    "pp": "pipeline parallel",
+    "ep": "expert parallel",
+    "cp": "context parallel",
+    "sp": "sequence parallel",
+    "lr": "learning rate",
+    "bs": "batch size",
+    "kv": "key value",
+    "moe": "mixture of experts",
+    "rl": "reinforcement learning",
+    "sft": "supervised fine tuning",
+    "cot": "chain of thought",
+    "oom": "out of memory",
+    "mfu": "model flops utilization",
+    "llm": "large language model",
+    "vlm": "vision language model",
+    "e2e": "end to end",
+}
+
+# A change of polarity between a key point and the sentence it matched flips the claim.
+NEGATIONS = frozenset({"not", "no", "never", "cannot", "nor", "neither", "none", "nothing", "isnt",
+                       "arent", "doesnt", "dont", "didnt", "wont", "cant", "shouldnt", "wasnt",
+                       "werent", "hasnt", "havent"})
+
+_WORD = re.compile(r"[^\W_](?:[\w'’\-+.]*[^\W_])?", re.UNICODE)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|[;\n\r•]+|\s[-–—]\s")
+_stemmer = snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=65536)
+def fold(word: str) -> str:
+    """Casefold, strip accents, drop apostrophes and hyphens: "All-Reduce" -> "allreduce"."""
+    decomposed = unicodedata.normalize("NFKD", word)
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    return plain.replace("'", "").replace("’", "").replace("-", "").replace(".", "")
+
+
+def _raw_stem(folded: str) -> str:
+    if len(folded) <= 3 or not folded.isalpha():
+        return folded
+    return _stemmer.stemWord(folded)
+
+
+_CANONICAL: dict[str, str] = {}
+for _group in SYNONYM_GROUPS:
+    _words = _group.split()
+    for _word in _words:
+        _CANONICAL[_raw_stem(fold(_word))] = _raw_stem(fold(_words[0]))
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """The comparison key of a word: folded, stemmed, and mapped to its synonym group."""
+    key = _raw_stem(fold(word))
+    return _CANONICAL.get(key, key)
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str  # as written
+    key: str  # stemmed comparison key
+    start: int  # character offsets in the source text
+    end: int
+    sentence: int
+    content: bool  # not a stopword
+    negation: bool
+
+
+def tokenize(text: str) -> list[Token]:
+    """Words of *text* with their stems, offsets and (dense, 0-based) sentence numbers."""
+    tokens: list[Token] = []
+    boundaries = [m.end() for m in _SENTENCE_END.finditer(text)]
+    segment, b, sentence, last_segment = 0, 0, -1, -1
+    for match in _WORD.finditer(text):
+        while b < len(boundaries) and boundaries[b] <= match.start():
+            segment += 1
+            b += 1
+        word = match.group().rstrip(".")
+        folded = fold(word) if word else ""
+        if not folded:
+            continue
+        if segment != last_segment:  # number only segments that hold words
+            sentence, last_segment = sentence + 1, segment
+        negation = folded in NEGATIONS or folded.endswith("nt") and folded[:-2] in _AUX
+        end = match.start() + len(word)
+        for part in ABBREVIATIONS.get(folded, folded).split():
+            tokens.append(
+                Token(
+                    text=word,
+                    key=stem(part),
+                    start=match.start(),
+                    end=end,
+                    sentence=sentence,
+                    content=part not in STOPWORDS and not negation,
+                    negation=negation,
+                )
+            )
+    return tokens
+
+
+@lru_cache(maxsize=4096)
+def key_set(text: str) -> frozenset[str]:
+    """All word keys of a text (e.g. a prompt), cached."""
+    return frozenset(t.key for t in tokenize(text))
+
+
+def word_count(text: str) -> int:
+    return len(_WORD.findall(text))
+
+
+_AUX = frozenset({"is", "are", "was", "were", "does", "do", "did", "has", "have", "had", "could",
+                  "would", "should", "must", "need", "ca", "wo"})
+
+
+@lru_cache(maxsize=16384)
+def phrase_keys(text: str) -> tuple[tuple[str, ...], bool]:
+    """The content-word stems of a short claim, and whether the claim is negated."""
+    tokens = tokenize(text)
+    keys = tuple(dict.fromkeys(t.key for t in tokens if t.content))
+    if not keys:  # a claim made only of small words: compare all of them
+        keys = tuple(dict.fromkeys(t.key for t in tokens if not t.negation))
+    negated = sum(t.negation for t in tokens) % 2 == 1
+    return keys, negated
+
+
+@lru_cache(maxsize=16384)
+def ordered_keys(text: str) -> str:
+    """The content-word stems of a claim in the order written, repeats kept (for order checks)."""
+    return " ".join(t.key for t in tokenize(text) if t.content)
+
+
+def sentences(text: str) -> list[str]:
+    parts = [p.strip() for p in _SENTENCE_END.split(text)]
+    return [p for p in parts if p and _WORD.search(p)]
