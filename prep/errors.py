@@ -12,7 +12,7 @@ from pathlib import Path
 # Documented in the README ("Exit codes"); scripts may rely on them.
 EXIT_OK = 0
 EXIT_ERROR = 1  # usage or runtime error: unknown id, bad option, unreadable file
-EXIT_INVALID_BANK = 2  # the YAML bank has problems (each printed as file:line:col)
+EXIT_INVALID_BANK = 2  # the bank (or another YAML input) has problems, each printed as file:line:col
 EXIT_STATE = 3  # the review-state database cannot be used
 EXIT_INTERRUPTED = 130  # Ctrl-C, after saving what was done
 
@@ -67,20 +67,27 @@ class Problem:
         }
 
 
-class BankInvalid(PrepError):
-    """The bank failed validation; carries every problem found, not only the first."""
+class InvalidInput(PrepError):
+    """A YAML file the user gave has problems; carries every problem found, not only the first."""
 
     exit_code = EXIT_INVALID_BANK
+    subject = "the input"
 
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = sorted(problems)
         count = len(self.problems)
         super().__init__(
-            f"the bank has {count} problem{'s' if count != 1 else ''}; fix them and try again"
+            f"{self.subject} has {count} problem{'s' if count != 1 else ''}; fix them and try again"
         )
 
     def details(self) -> list[str]:
         return [str(p) for p in self.problems]
+
+
+class BankInvalid(InvalidInput):
+    """The bank failed validation."""
+
+    subject = "the bank"
 
 
 class StateError(PrepError):

@@ -113,3 +113,76 @@ def validation_report(report: "Report") -> list[Text]:
             Text(f"✗ {n} problem{'s' if n != 1 else ''} in {where}", style="red bold")
         )
     return lines
+
+
+VERDICT_STYLE = {"pass": "bold green", "partial": "bold yellow", "fail": "bold red"}
+
+
+def score_bar(score: int, verdict: str, width: int = 30) -> Text:
+    filled = round(width * score / 100)
+    style = VERDICT_STYLE.get(verdict, "")
+    return Text.assemble(
+        ("█" * filled, style), ("░" * (width - filled), "dim"), f" {score:3d}/100  ", (verdict.upper(), style)
+    )
+
+
+def grade_report(grade, *, answer_text: str | None = None, answer_source: str = "own") -> Group:  # type: ignore[no-untyped-def]
+    """Why the attempt scored what it scored: matched and missed points, pitfalls, notes."""
+    parts: list = [score_bar(grade.score, grade.verdict)]
+    for point in grade.matched:
+        line = Text("  ✓ ", style="green") + Text(point.text, style="green")
+        if point.excerpt:
+            line.append(f'  ← "{point.excerpt}"', style="dim")
+        parts.append(line)
+    for point in grade.missed:
+        label = "missed" if grade.mode == "key_points" else "not covered"
+        line = Text("  ✗ ", style="red") + Text(point.text, style="red")
+        if point.score:
+            line.append(f"  ({label}; {point.score:.0f}% said)", style="dim")
+        parts.append(line)
+    for pitfall in grade.pitfalls:
+        line = Text("  ⚠ wrong claim: ", style="bold red") + Text(pitfall.text)
+        if pitfall.excerpt:
+            line.append(f'  ← "{pitfall.excerpt}"', style="dim")
+        parts.append(line)
+    for note in grade.notes:
+        parts.append(Text(f"  note: {note}", style="yellow"))
+    if answer_text:
+        label = "Your prepared answer" if answer_source == "own" else "Model answer"
+        parts.append(Panel(Text(answer_text), title=label, title_align="left", border_style="blue"))
+    return Group(*parts)
+
+
+def _when(moment) -> str:  # type: ignore[no-untyped-def]
+    return moment.astimezone().strftime("%a %d %b %H:%M") if moment else "—"
+
+
+def summary_table(summary, *, detailed: bool = False) -> Group:  # type: ignore[no-untyped-def]
+    """End-of-session summary; with ``detailed`` a row per question (the mock-interview report)."""
+    parts: list = []
+    if detailed and summary.results:
+        table = Table(title="Mock interview report", box=box.SIMPLE_HEAD, show_edge=False)
+        for column in ("#", "question", "score", "verdict", "time"):
+            table.add_column(column)
+        for i, r in enumerate(summary.results, 1):
+            g = r.grade
+            table.add_row(
+                str(i),
+                r.question_id,
+                str(g.score) if g else "—",
+                Text(g.verdict, style=VERDICT_STYLE[g.verdict]) if g else Text("no answer", style="dim"),
+                f"{r.elapsed:.0f}s" if r.elapsed is not None else "—",
+            )
+        parts.append(table)
+    done = len(summary.rated)
+    rate = f"{summary.pass_rate:.0%}" if summary.pass_rate is not None else "—"
+    minutes, seconds = divmod(int(summary.seconds), 60)
+    headline = "Session interrupted — everything rated is saved." if summary.interrupted else "Session done."
+    parts.append(Text(headline, style="bold"))
+    parts.append(
+        Text(
+            f"cards {done} · passed {summary.passed} ({rate}) · time {minutes}m{seconds:02d}s · "
+            f"still due {summary.due_left} · next due {_when(summary.next_due)}"
+        )
+    )
+    return Group(*parts)

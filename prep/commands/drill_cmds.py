@@ -1,0 +1,175 @@
+"""`prep drill` and `prep next`: spaced-repetition sessions over the bank."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Annotated, Optional
+
+import typer
+
+from ..context import AppContext
+from ..errors import EXIT_INTERRUPTED
+from .bank_cmds import CategoryOption, KindOption, TagOption, emit_json
+
+
+class DrillMode(str, Enum):
+    type = "type"
+    flip = "flip"
+    mock = "mock"
+
+
+def _setup(app: AppContext, retention: float | None = None, new: int | None = None):  # type: ignore[no-untyped-def]
+    from .. import config as config_module
+    from ..scheduler import Scheduler
+    from ..store import Store
+
+    settings = config_module.load(app.config_path, overrides={"desired_retention": retention, "new_per_day": new})
+    store = Store(app.state_path)
+    scheduler = Scheduler(settings.scheduler)
+    return settings, store, scheduler
+
+
+def drill(
+    ctx: typer.Context,
+    category: CategoryOption = None,
+    tag: TagOption = None,
+    kind: KindOption = None,
+    new: Annotated[
+        Optional[int], typer.Option("--new", "-n", min=0, help="New cards allowed today (default 10, or the config).",
+                                    show_default=False)
+    ] = None,
+    limit: Annotated[
+        Optional[int], typer.Option("--limit", "-l", min=1, help="Stop after this many cards.", show_default=False)
+    ] = None,
+    shuffle: Annotated[bool, typer.Option("--shuffle", help="Shuffle the order of due and new cards.")] = False,
+    cram: Annotated[
+        bool, typer.Option("--cram", help="Drill anything, weakest first, without touching the schedule.")
+    ] = False,
+    mode: Annotated[
+        DrillMode,
+        typer.Option("--mode", "-m", help="type: type answers and get graded; flip: reveal and self-grade; "
+                     "mock: a timed mock interview with a report at the end."),
+    ] = DrillMode.type,
+    count: Annotated[int, typer.Option("--count", min=1, help="Questions in a mock interview.")] = 8,
+    record: Annotated[
+        bool, typer.Option("--record", help="Mock mode: let the mock interview's grades update the schedule.")
+    ] = False,
+    retention: Annotated[
+        Optional[float], typer.Option("--retention", min=0.5, max=0.99,
+                                      help="Desired retention for scheduling (default 0.9, or the config).",
+                                      show_default=False)
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the session summary as JSON at the end.")] = False,
+) -> None:
+    """Drill questions with spaced repetition: due cards first, then new ones.
+
+    Type your answer (finish with a blank line or Ctrl-D), see what it covered and missed, and
+    rate it: 1 Again, 2 Hard, 3 Good, 4 Easy, Enter accepts the suggestion; u undoes the last
+    rating, e edits the question, s skips, q quits. Every rating is saved at once.
+    """
+    import random
+
+    from .. import clock, query
+    from ..render import summary_table
+    from ..session import Session, build_queue, mock_queue, run
+    from .drill_ui import ConsoleUI
+
+    app: AppContext = ctx.obj
+    bank = app.bank()
+    settings, store, scheduler = _setup(app, retention, new)
+    questions = query.select(bank, categories=category or (), tags=tag or (), kinds=kind or ())
+    rng = random.Random()
+    if mode is DrillMode.mock:
+        queue = mock_queue(questions, bank, count, rng)
+        record_reviews = record
+    else:
+        queue = build_queue(
+            bank, store, scheduler, clock.now(), questions,
+            new_per_day=settings.new_per_day, limit=limit, shuffle=shuffle, cram=cram, rng=rng,
+        )
+        record_reviews = not cram
+    session = Session(bank, store, scheduler, clock.now, mode=mode.value, record=record_reviews)
+    ui = ConsoleUI(session, editor=lambda q: _edit_during_drill(app, session, q))
+    if not queue:
+        next_due = store.next_due()
+        when = next_due.astimezone().strftime("%a %d %b %H:%M") if next_due else "never (nothing reviewed yet)"
+        ui.out.print(
+            f"Nothing to drill now. Next card due: {when}.\n"
+            "Use --cram to drill anyway, or --new N to allow more new cards today."
+        )
+        if as_json:
+            emit_json(session.finish().to_dict())
+        return
+    summary = run(session, queue, ui)
+    ui.out.print()
+    ui.out.print(summary_table(summary, detailed=mode is DrillMode.mock))
+    if as_json:
+        emit_json(summary.to_dict())
+    store.close()
+    if summary.interrupted:
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _edit_during_drill(app: AppContext, session, question) -> str:  # type: ignore[no-untyped-def]
+    """Open the question in the editor; keep drilling with the new text if the bank is valid."""
+    from ..bank import check_bank
+    from ..editing import open_editor
+
+    origin = session.bank.question_origin[question.id]
+    open_editor(origin.file, origin.line)
+    bank, problems = check_bank(app.bank_location())
+    if problems:
+        first = "; ".join(str(p) for p in problems[:2])
+        return f"the bank now has {len(problems)} problem(s), so the old text is used: {first} (fix with `prep validate`)"
+    session.bank = bank
+    return "question reloaded"
+
+
+def next_card(
+    ctx: typer.Context,
+    category: CategoryOption = None,
+    tag: TagOption = None,
+    kind: KindOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Show the card `prep drill` would show first, and how many are due, without starting."""
+    from .. import clock, query
+    from ..session import build_queue
+
+    app: AppContext = ctx.obj
+    bank = app.bank()
+    settings, store, scheduler = _setup(app)
+    now = clock.now()
+    questions = query.select(bank, categories=category or (), tags=tag or (), kinds=kind or ())
+    queue = build_queue(bank, store, scheduler, now, questions, new_per_day=settings.new_per_day)
+    due = sum(1 for item in queue if item.reason == "due")
+    new = len(queue) - due
+    first = queue[0] if queue else None
+    card = store.card(first.question_id) if first else None
+    data = {
+        "due": due,
+        "new": new,
+        "next": None
+        if first is None
+        else {
+            "id": first.question_id,
+            "prompt": bank.questions[first.question_id].prompt,
+            "category": bank.category_of[first.question_id],
+            "reason": first.reason,
+            "due": card.due.isoformat() if card else None,
+            "state": card.state_name if card else "new",
+        },
+    }
+    if as_json:
+        emit_json(data)
+        return
+    if first is None:
+        typer.echo("Nothing due.")
+        return
+    typer.echo(f"{due} due, {new} new today. Next ({first.reason}): {first.question_id}")
+    typer.echo(f"  {data['next']['prompt']}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("drill")(drill)
+    app.command("next")(next_card)

@@ -1,0 +1,196 @@
+"""The drill's terminal UI: rich panels and one-key choices on a TTY, plain lines otherwise.
+
+When standard input is not a terminal (a script, a pipe, CliRunner), answers are read as blocks
+of lines ending with a blank line, followed by one line with the choice (1-4, Enter, u, s, q).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import TextIO
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.text import Text
+
+from ..grading import Grade
+from ..models import Question
+from ..render import KIND_STYLE, difficulty, grade_report
+from ..scheduler import RATINGS, RatingName
+from ..session import Choice, QueueItem, Session, parse_rating, spoken_seconds
+
+KEYS_HELP = "1 Again  2 Hard  3 Good  4 Easy  ·  u undo  e edit  s skip  q quit"
+
+
+class ConsoleUI:
+    def __init__(self, session: Session, *, stdin: TextIO | None = None, interactive: bool | None = None,
+                 editor=None) -> None:  # type: ignore[no-untyped-def]
+        self.session = session
+        self.stdin = stdin or sys.stdin
+        if interactive is None:
+            interactive = self.stdin.isatty() and sys.stdout.isatty()
+        self.interactive = interactive
+        self.out = Console(highlight=False) if interactive else Console(
+            no_color=True, force_terminal=False, highlight=False, emoji=False, width=100
+        )
+        self._started = time.monotonic()
+        self._editor = editor
+
+    # --- output -------------------------------------------------------------------------
+
+    def show_card(self, question: Question, item: QueueItem, position: int, total: int) -> None:
+        bank = self.session.bank
+        category = bank.category(question.id).title
+        meta = (
+            f"{category} · {question.kind} · difficulty {difficulty(question.difficulty)} · "
+            f"target {question.target_seconds}s"
+        )
+        label = {"new": "new", "due": "due", "follow-up": "follow-up", "cram": "cram", "mock": "mock"}[item.reason]
+        if self.interactive:
+            self.out.print()
+            self.out.print(
+                Panel(
+                    Text(question.prompt, style="bold"),
+                    title=f"[{position}/{total}] {label}",
+                    title_align="left",
+                    subtitle=Text(meta, style=KIND_STYLE.get(question.kind, "")),
+                    subtitle_align="right",
+                    border_style="cyan",
+                )
+            )
+        else:
+            self.out.print(f"\n[{position}/{total}] {label} · {meta}\nQ ({question.id}): {question.prompt}")
+        self._started = time.monotonic()
+
+    def notify(self, message: str) -> None:
+        self.out.print(f"· {message}", style="yellow")
+
+    def show_grade(self, question: Question, graded: Grade | None, answer: str, elapsed: float) -> None:
+        stored = self.session.bank.answers.get(question.id)
+        target = question.target_seconds
+        if answer.strip():
+            spoken = spoken_seconds(answer)
+            pace = "within" if elapsed <= target else "over"
+            self.out.print(
+                f"⏱  {elapsed:.0f}s typed ({pace} the {target}s target) · about {spoken:.0f}s spoken "
+                f"({len(answer.split())} words)",
+                style="dim",
+            )
+        if graded is not None:
+            self.out.print(grade_report(graded))
+        else:
+            self._reveal(question)
+        if stored:
+            label = "Your prepared answer" if stored.source == "own" else "Model answer"
+            if self.interactive:
+                self.out.print(Panel(Text(stored.answer), title=label, title_align="left", border_style="blue"))
+            else:
+                self.out.print(f"{label}:\n{stored.answer}")
+
+    def _reveal(self, question: Question) -> None:
+        if question.key_points:
+            self.out.print("Key points:", style="bold")
+            for point in question.key_points:
+                self.out.print(f"  • {point.text}")
+        if question.pitfalls:
+            self.out.print("Don't say:", style="bold red")
+            for pitfall in question.pitfalls:
+                self.out.print(f"  ✗ {pitfall.text}")
+
+    # --- input --------------------------------------------------------------------------
+
+    def read_answer(self, question: Question) -> tuple[str, float] | None:
+        if self.session.mode == "flip":
+            self.out.print("(think of your answer, then press Enter to reveal; q to quit)", style="dim")
+            line = self._readline()
+            if line is None or line.strip().lower() == "q":
+                return None
+            return "", time.monotonic() - self._started
+        self.out.print(
+            "Your answer (finish with a blank line or Ctrl-D; leave empty to reveal and self-grade):",
+            style="dim",
+        )
+        lines: list[str] = []
+        while True:
+            line = self._readline("  " if self.interactive else "")
+            if line is None:
+                if not lines and not self.interactive:
+                    return None  # script ran out of input: end the session
+                break
+            if not line.strip():
+                break
+            lines.append(line.rstrip("\n"))
+        return "\n".join(lines), time.monotonic() - self._started
+
+    def choose(self, suggested: RatingName | None) -> Choice:
+        default = f"Enter = {suggested}" if suggested else "choose 1-4"
+        while True:
+            self.out.print(f"Rate: {KEYS_HELP}  ({default})", style="bold" if self.interactive else "")
+            key = self._key()
+            if key is None or key == "q":
+                return Choice("quit")
+            if key in ("", "\r", "\n") and suggested:
+                return Choice("rate", suggested)
+            if key in ("u", "s", "e"):
+                return Choice({"u": "undo", "s": "skip", "e": "edit"}[key])  # type: ignore[arg-type]
+            rating = parse_rating(key)
+            if rating:
+                return Choice("rate", rating)
+            self.notify(f"unknown choice {key!r}")
+
+    def offer_follow_up(self, question: Question) -> bool:
+        self.out.print(f"↳ The interviewer digs deeper: {question.prompt}")
+        self.out.print("Drill this follow-up now? [y/N]", style="dim")
+        key = self._key()
+        return bool(key) and key.lower().startswith("y")
+
+    def edit(self, question: Question) -> None:
+        if self._editor is None:
+            self.notify("editing is not available here")
+            return
+        message = self._editor(question)
+        if message:
+            self.notify(message)
+
+    def _readline(self, prompt: str = "") -> str | None:
+        try:
+            if self.interactive:
+                return input(prompt)
+            line = self.stdin.readline()
+            return None if line == "" else line.rstrip("\n")
+        except EOFError:
+            return None
+
+    def _key(self) -> str | None:
+        """One key on a terminal (no Enter needed); one line otherwise. None at end of input."""
+        if not self.interactive:
+            line = self._readline()
+            return None if line is None else line.strip().lower()
+        return _read_key(self.stdin)
+
+
+def _read_key(stream: TextIO) -> str | None:
+    import termios
+    import tty
+
+    fd = stream.fileno()
+    old = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)  # keeps Ctrl-C working (ISIG), no echo, no line buffering
+        char = os.read(fd, 1).decode(errors="ignore")
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
+    if char == "\x04":  # Ctrl-D
+        return None
+    return "" if char in ("\r", "\n") else char.lower()
+
+
+def print_summary(out: Console, summary, as_json: bool = False) -> None:  # type: ignore[no-untyped-def]
+    from ..render import summary_table
+
+    out.print(summary_table(summary))
+
+
+__all__ = ["ConsoleUI", "RATINGS"]

@@ -1,0 +1,88 @@
+"""`prep grade`: score an answer from the command line or a batch file."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..context import AppContext
+from ..errors import UsageError
+from .bank_cmds import emit_json
+
+
+def grade(
+    ctx: typer.Context,
+    question_id: Annotated[
+        Optional[str], typer.Argument(metavar="[ID]", help="The question to grade against.", show_default=False)
+    ] = None,
+    answer: Annotated[
+        Optional[str],
+        typer.Option("--answer", "-a", help="The attempt to grade. Without it, read from standard input.",
+                     show_default=False),
+    ] = None,
+    elapsed: Annotated[
+        Optional[float],
+        typer.Option("--elapsed", min=0, help="Seconds the answer took; enables the 'easy' rating.",
+                     show_default=False),
+    ] = None,
+    file: Annotated[
+        Optional[Path],
+        typer.Option("--file", "-f", help="Grade a YAML list of {question, answer[, elapsed]} attempts.",
+                     show_default=False),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (one object; a list with --file).")] = False,
+) -> None:
+    """Score an answer against a question's key points, pitfalls and prepared answer."""
+    from .. import grading_service
+
+    app: AppContext = ctx.obj
+    bank = app.bank()
+    if file is not None:
+        if question_id or answer is not None:
+            raise UsageError("--file grades a batch; do not also give an ID or --answer")
+        results = grading_service.grade_file(bank, file)
+        if as_json:
+            emit_json([r.to_dict() for r in results])
+        else:
+            _print_batch(results)
+        return
+    if not question_id:
+        raise UsageError("give a question ID (see `prep list`), or --file for a batch")
+    question = bank.question(question_id)
+    if answer is None:
+        if sys.stdin.isatty():
+            typer.echo(f"{question.prompt}\n(type your answer; end with Ctrl-D)", err=True)
+        answer = sys.stdin.read()
+    result = grading_service.grade_one(bank, question.id, answer, elapsed)
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    from ..render import console, grade_report
+
+    stored = bank.answers.get(question.id)
+    console().print(
+        grade_report(result.grade, answer_text=None, answer_source=stored.source if stored else "own")
+    )
+    typer.echo(f"suggested rating: {result.grade.rating}")
+
+
+def _print_batch(results) -> None:  # type: ignore[no-untyped-def]
+    from rich.table import Table
+
+    from ..render import VERDICT_STYLE, console
+
+    table = Table(show_edge=False)
+    for column in ("question", "score", "verdict", "rating", "missed"):
+        table.add_column(column)
+    for r in results:
+        g = r.grade
+        table.add_row(r.question, str(g.score), f"[{VERDICT_STYLE[g.verdict]}]{g.verdict}[/]", g.rating,
+                      str(len(g.missed)))
+    console().print(table)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("grade")(grade)

@@ -1,0 +1,360 @@
+"""The drill session's logic, free of any UI: the queue, grading, rating, undo, follow-ups.
+
+A UI object (see ``DrillUI``) asks the user; ``run`` decides what happens next. The clock is
+injected, so tests can replay a session at any date.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal, Protocol
+
+from .bank import Bank
+from .grading import Grade, grade
+from .models import Question
+from .scheduler import RATING_VALUE, RATINGS, CardState, RatingName, Scheduler, new_card
+from .store import Store
+
+Mode = Literal["type", "flip", "mock"]
+SPOKEN_WORDS_PER_MINUTE = 150
+
+
+def content_hash(question: Question) -> str:
+    """Fingerprint of what a card asks; when it changes, past reviews were of other wording."""
+    text = "\n".join([question.prompt, *(p.text for p in question.key_points)])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def spoken_seconds(text: str) -> float:
+    return len(text.split()) * 60.0 / SPOKEN_WORDS_PER_MINUTE
+
+
+@dataclass(frozen=True)
+class QueueItem:
+    question_id: str
+    reason: Literal["due", "new", "cram", "mock", "follow-up"]
+    due: datetime | None = None
+
+
+def start_of_day(now: datetime) -> datetime:
+    """Local midnight of *now*'s day: the new-cards budget resets then."""
+    local = now.astimezone()
+    return local.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def build_queue(
+    bank: Bank,
+    store: Store,
+    scheduler: Scheduler,
+    now: datetime,
+    questions: Sequence[Question],
+    *,
+    new_per_day: int,
+    limit: int | None = None,
+    shuffle: bool = False,
+    cram: bool = False,
+    rng: random.Random | None = None,
+) -> list[QueueItem]:
+    """Due cards first (most overdue first), then new ones within today's budget.
+
+    With ``cram``, every selected question, weakest first (lowest recall probability, then
+    most lapses; never-seen questions after those reviewed).
+    """
+    rng = rng or random.Random()
+    wanted = {q.id for q in questions}
+    if cram:
+        cards = store.cards()
+
+        def weakness(q: Question) -> tuple:
+            card = cards.get(q.id)
+            if card is None:
+                return (1, 0.0, 0)
+            return (0, scheduler.retrievability(card, now), -card.lapses)
+
+        ordered = sorted(questions, key=weakness)
+        if shuffle:
+            rng.shuffle(ordered)
+        items = [QueueItem(q.id, "cram") for q in ordered]
+        return items[:limit] if limit else items
+
+    due = [QueueItem(qid, "due", when) for qid, when in store.due_ids(now) if qid in wanted]
+    known = set(store.content_hashes())
+    budget = max(0, new_per_day - store.new_cards_since(start_of_day(now)))
+    fresh = [q.id for q in questions if q.id not in known]
+    if shuffle:
+        rng.shuffle(due)
+        rng.shuffle(fresh)
+    items = due + [QueueItem(qid, "new") for qid in fresh[:budget]]
+    return items[:limit] if limit else items
+
+
+def mock_queue(questions: Sequence[Question], bank: Bank, count: int, rng: random.Random) -> list[QueueItem]:
+    """N questions mixed across categories: round-robin over shuffled categories."""
+    by_category: dict[str, list[Question]] = {}
+    for q in questions:
+        by_category.setdefault(bank.category_of[q.id], []).append(q)
+    pools = list(by_category.values())
+    for pool in pools:
+        rng.shuffle(pool)
+    rng.shuffle(pools)
+    picked: list[QueueItem] = []
+    while len(picked) < count and any(pools):
+        for pool in pools:
+            if pool and len(picked) < count:
+                picked.append(QueueItem(pool.pop().id, "mock"))
+    return picked
+
+
+@dataclass
+class Result:
+    question_id: str
+    rating: RatingName | None  # None: skipped, or mock without --record
+    grade: Grade | None
+    elapsed: float | None
+    answer: str
+    review_id: int | None = None
+    card_after: CardState | None = None
+
+
+@dataclass
+class Summary:
+    results: list[Result] = field(default_factory=list)
+    started: datetime | None = None
+    finished: datetime | None = None
+    next_due: datetime | None = None
+    due_left: int = 0
+    interrupted: bool = False
+
+    @property
+    def rated(self) -> list[Result]:
+        return [r for r in self.results if r.rating or r.grade]
+
+    @property
+    def passed(self) -> int:
+        return sum(1 for r in self.rated if _passed(r))
+
+    @property
+    def pass_rate(self) -> float | None:
+        return self.passed / len(self.rated) if self.rated else None
+
+    @property
+    def seconds(self) -> float:
+        return sum(r.elapsed or 0 for r in self.results)
+
+    def to_dict(self) -> dict:
+        return {
+            "cards": len(self.rated),
+            "passed": self.passed,
+            "pass_rate": self.pass_rate,
+            "seconds": round(self.seconds, 1),
+            "next_due": self.next_due.isoformat() if self.next_due else None,
+            "due_left": self.due_left,
+            "interrupted": self.interrupted,
+            "results": [
+                {
+                    "question": r.question_id,
+                    "rating": r.rating,
+                    "score": r.grade.score if r.grade else None,
+                    "verdict": r.grade.verdict if r.grade else None,
+                    "elapsed": r.elapsed,
+                }
+                for r in self.results
+            ],
+        }
+
+
+def _passed(result: Result) -> bool:
+    if result.grade is not None:
+        return result.grade.verdict == "pass"
+    return result.rating in ("good", "easy")
+
+
+class Session:
+    """Grades attempts and records ratings; each rating is committed before it returns."""
+
+    def __init__(
+        self,
+        bank: Bank,
+        store: Store,
+        scheduler: Scheduler,
+        clock: Callable[[], datetime],
+        mode: Mode = "type",
+        record: bool = True,
+    ) -> None:
+        self.bank = bank
+        self.store = store
+        self.scheduler = scheduler
+        self.clock = clock
+        self.mode = mode
+        self.record = record
+        self.summary = Summary(started=clock())
+
+    def grade(self, question_id: str, attempt: str, elapsed: float | None) -> Grade:
+        question = self.bank.question(question_id)
+        return grade(question, self.bank.answer_text(question_id), attempt, elapsed)
+
+    def rate(
+        self,
+        question_id: str,
+        rating: RatingName,
+        *,
+        graded: Grade | None = None,
+        answer: str = "",
+        elapsed: float | None = None,
+    ) -> Result:
+        question = self.bank.question(question_id)
+        result = Result(question_id, rating, graded, elapsed, answer)
+        if self.record:
+            now = self.clock()
+            before = self.store.card(question_id)
+            after = self.scheduler.review(before or new_card(question_id, now), rating, now)
+            result.review_id = self.store.record(
+                before,
+                after,
+                reviewed_at=now,
+                rating=RATING_VALUE[rating],
+                suggested=RATING_VALUE[graded.rating] if graded else None,
+                score=graded.score if graded else None,
+                elapsed_seconds=elapsed,
+                answer=answer or None,
+                mode=self.mode,
+                content_hash=content_hash(question),
+            )
+            result.card_after = after
+        self.summary.results.append(result)
+        return result
+
+    def skip(self, question_id: str) -> None:
+        self.summary.results.append(Result(question_id, None, None, None, ""))
+
+    def undo(self) -> Result | None:
+        """Take back the last rating of this session (its review row and card state)."""
+        for index in range(len(self.summary.results) - 1, -1, -1):
+            result = self.summary.results[index]
+            if result.rating is None:
+                continue
+            if result.review_id is not None:
+                self.store.undo(result.review_id)
+            del self.summary.results[index]
+            return result
+        return None
+
+    def finish(self, interrupted: bool = False) -> Summary:
+        self.summary.finished = self.clock()
+        self.summary.interrupted = interrupted
+        now = self.clock()
+        self.summary.next_due = self.store.next_due()
+        self.summary.due_left = len(self.store.due_ids(now))
+        return self.summary
+
+
+# --- the loop, driven by a UI ------------------------------------------------------------
+
+Action = Literal["rate", "undo", "skip", "quit", "edit"]
+
+
+@dataclass(frozen=True)
+class Choice:
+    action: Action
+    rating: RatingName | None = None
+
+
+class DrillUI(Protocol):
+    def show_card(self, question: Question, item: QueueItem, position: int, total: int) -> None: ...
+    def read_answer(self, question: Question) -> tuple[str, float] | None: ...  # None: quit
+    def show_grade(self, question: Question, graded: Grade | None, answer: str, elapsed: float) -> None: ...
+    def choose(self, suggested: RatingName | None) -> Choice: ...
+    def offer_follow_up(self, question: Question) -> bool: ...
+    def notify(self, message: str) -> None: ...
+    def edit(self, question: Question) -> None: ...
+
+
+def run(session: Session, queue: list[QueueItem], ui: DrillUI) -> Summary:
+    """Drill the queue until it is empty or the user quits. Ctrl-C ends with a summary."""
+    pending = list(queue)
+    done: list[QueueItem] = []  # for undo: the card goes back to the front
+    seen_follow_ups: set[str] = set()
+    total = len(pending)
+    try:
+        while pending:
+            item = pending.pop(0)
+            if item.question_id not in session.bank.questions:
+                continue
+            question = session.bank.question(item.question_id)
+            ui.show_card(question, item, len(done) + 1, max(total, len(done) + len(pending) + 1))
+            answered = ui.read_answer(question)
+            if answered is None:
+                return session.finish()
+            answer, elapsed = answered
+            graded = session.grade(question.id, answer, elapsed) if answer.strip() and session.mode != "flip" else None
+            if session.mode == "mock":  # no feedback until the end; the schedule only with --record
+                if session.record:
+                    rating = graded.rating if graded else "again"
+                    session.rate(question.id, rating, graded=graded, answer=answer, elapsed=elapsed)
+                else:
+                    session.summary.results.append(Result(question.id, None, graded, elapsed, answer))
+                done.append(item)
+                continue
+            ui.show_grade(question, graded, answer, elapsed)
+            while True:
+                choice = ui.choose(graded.rating if graded else None)
+                if choice.action == "edit":
+                    ui.edit(question)
+                    continue
+                break
+            if choice.action == "quit":
+                return session.finish()
+            if choice.action == "skip":
+                session.skip(question.id)
+                done.append(item)
+                continue
+            if choice.action == "undo":
+                undone = session.undo()
+                pending.insert(0, item)
+                if undone is None:
+                    ui.notify("nothing to undo in this session")
+                else:
+                    previous = next((d for d in reversed(done) if d.question_id == undone.question_id), None)
+                    if previous is not None:
+                        done.remove(previous)
+                        pending.insert(0, previous)
+                    ui.notify(f"undid {undone.rating} on {undone.question_id}")
+                continue
+            assert choice.rating is not None
+            session.rate(question.id, choice.rating, graded=graded, answer=answer, elapsed=elapsed)
+            done.append(item)
+            follow = [f for f in question.follow_ups if f in session.bank.questions and f not in seen_follow_ups]
+            if follow and ui.offer_follow_up(session.bank.question(follow[0])):
+                seen_follow_ups.add(follow[0])
+                pending.insert(0, QueueItem(follow[0], "follow-up"))
+                total += 1
+    except KeyboardInterrupt:
+        return session.finish(interrupted=True)
+    return session.finish()
+
+
+def parse_rating(text: str) -> RatingName | None:
+    text = text.strip().lower()
+    if text in {"1", "2", "3", "4"}:
+        return RATINGS[int(text) - 1]
+    return text if text in RATINGS else None  # type: ignore[return-value]
+
+
+__all__ = [
+    "Choice",
+    "DrillUI",
+    "QueueItem",
+    "Session",
+    "Summary",
+    "build_queue",
+    "content_hash",
+    "mock_queue",
+    "parse_rating",
+    "run",
+    "spoken_seconds",
+    "start_of_day",
+]
