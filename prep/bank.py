@@ -281,6 +281,10 @@ def _message(error: dict, root: type[BaseModel]) -> str:
         return "expected a mapping (or, for key points and pitfalls, a plain text)"
     if kind == "string_pattern_mismatch":
         return f"{error['input']!r} is not a kebab-case id (lowercase letters, digits and single hyphens)"
+    if kind in ("tuple_type", "list_type"):
+        return f"expected a list, found {type(error['input']).__name__.replace('NoneType', 'nothing')}"
+    if kind == "string_type":
+        return f"expected text, found {type(error['input']).__name__.replace('NoneType', 'nothing')}"
     if kind == "string_too_short":
         return "must not be empty"
     message = error["msg"]

@@ -100,6 +100,6 @@ def display_path(path: Path | str) -> str:
     """A path as the user would type it: relative to the working directory when inside it."""
     path = Path(path)
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(path.absolute().relative_to(Path.cwd().resolve()))
     except (ValueError, OSError):
         return str(path)
