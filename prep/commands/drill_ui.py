@@ -67,16 +67,18 @@ class ConsoleUI:
     def notify(self, message: str) -> None:
         self.out.print(f"· {message}", style="yellow")
 
-    def show_grade(self, question: Question, graded: Grade | None, answer: str, elapsed: float) -> None:
+    def show_grade(self, question: Question, graded: Grade | None, answer: str, elapsed: float | None) -> None:
         stored = self.session.bank.answers.get(question.id)
         target = question.target_seconds
         if answer.strip():
             spoken = spoken_seconds(answer)
-            pace = "within" if elapsed <= target else "over"
+            typed = (
+                f"{elapsed:.0f}s typed ({'within' if elapsed <= target else 'over'} the {target}s target) · "
+                if elapsed is not None
+                else f"target {target}s · "
+            )
             self.out.print(
-                f"⏱  {elapsed:.0f}s typed ({pace} the {target}s target) · about {spoken:.0f}s spoken "
-                f"({len(answer.split())} words)",
-                style="dim",
+                f"⏱  {typed}about {spoken:.0f}s spoken ({len(answer.split())} words)", style="dim"
             )
         if graded is not None:
             self.out.print(grade_report(graded))
@@ -101,13 +103,13 @@ class ConsoleUI:
 
     # --- input --------------------------------------------------------------------------
 
-    def read_answer(self, question: Question) -> tuple[str, float] | None:
+    def read_answer(self, question: Question) -> tuple[str, float | None] | None:
         if self.session.mode == "flip":
             self.out.print("(think of your answer, then press Enter to reveal; q to quit)", style="dim")
             line = self._readline()
             if line is None or line.strip().lower() == "q":
                 return None
-            return "", time.monotonic() - self._started
+            return "", self._elapsed()
         self.out.print(
             "Your answer (finish with a blank line or Ctrl-D; leave empty to reveal and self-grade):",
             style="dim",
@@ -122,7 +124,7 @@ class ConsoleUI:
             if not line.strip():
                 break
             lines.append(line.rstrip("\n"))
-        return "\n".join(lines), time.monotonic() - self._started
+        return "\n".join(lines), self._elapsed()
 
     def choose(self, suggested: RatingName | None) -> Choice:
         default = f"Enter = {suggested}" if suggested else "choose 1-4"
@@ -153,6 +155,10 @@ class ConsoleUI:
         message = self._editor(question)
         if message:
             self.notify(message)
+
+    def _elapsed(self) -> float | None:
+        """Seconds spent answering; unknown when answers come from a script or a pipe."""
+        return time.monotonic() - self._started if self.interactive else None
 
     def _readline(self, prompt: str = "") -> str | None:
         try:

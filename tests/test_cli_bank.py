@@ -1,0 +1,109 @@
+"""list, show and search as a user runs them."""
+
+from __future__ import annotations
+
+import json
+
+
+def test_help_lists_every_command(run):
+    result = run("--help")
+    assert result.exit_code == 0
+    for command in ("validate", "list", "show", "search", "grade", "drill", "next"):
+        assert command in result.output
+
+
+def test_every_command_and_option_has_help_text():
+    import typer
+
+    from prep.cli import app
+
+    group = typer.main.get_command(app)
+    assert group.help
+    for param in group.params:
+        assert param.help, param.name
+    for name, command in group.commands.items():
+        assert command.help, name
+        for param in command.params:
+            if param.param_type_name == "option":
+                assert param.help, f"{name} --{param.name} has no help"
+            else:
+                assert getattr(param, "help", None), f"{name} {param.name} has no help"
+
+
+def test_list_shows_all_questions(run):
+    result = run("list")
+    assert result.exit_code == 0
+    for qid in ("dp-vs-mp", "dp-batch-size", "zero-stages", "biggest-failure"):
+        assert qid in result.output
+    assert "4 questions" in result.output
+
+
+def test_list_filters_by_category_tag_and_kind(run):
+    assert "biggest-failure" not in run("list", "--category", "parallelism").output
+    tagged = json.loads(run("list", "--tag", "zero", "--json").output)
+    assert [q["id"] for q in tagged] == ["zero-stages"]
+    behavioral = json.loads(run("list", "--kind", "behavioral", "--json").output)
+    assert [q["id"] for q in behavioral] == ["biggest-failure"]
+
+
+def test_list_unknown_category_suggests(run):
+    result = run("list", "--category", "paralelism")
+    assert result.exit_code == 1
+    assert "no category 'paralelism'" in result.output
+    assert "did you mean 'parallelism'?" in result.output
+
+
+def test_list_search_is_fuzzy(run):
+    data = json.loads(run("list", "--search", "zero stagse", "--json").output)
+    assert data[0]["id"] == "zero-stages"
+
+
+def test_list_json_carries_the_schema_fields(run):
+    data = json.loads(run("list", "--json").output)
+    first = next(q for q in data if q["id"] == "dp-vs-mp")
+    assert first["id"] == "dp-vs-mp"
+    assert first["category"] == "parallelism"
+    assert first["key_points"][0]["aliases"]
+    assert first["answer"].startswith("In data parallelism")
+    assert first["answer_source"] == "model"
+
+
+def test_show_renders_question_answer_and_follow_ups(run):
+    result = run("show", "dp-vs-mp")
+    assert result.exit_code == 0
+    out = result.output
+    assert "What is the difference between data parallelism" in out
+    assert "Key points" in out and "all-reduce" in out
+    assert "Don't say" in out
+    assert "Model answer" in out
+    assert "dp-batch-size" in out and "What global batch size" in out
+
+
+def test_show_no_answer_hides_it(run):
+    assert "Model answer" not in run("show", "dp-vs-mp", "--no-answer").output
+
+
+def test_show_unknown_id_is_one_line_error(run):
+    result = run("show", "dp-vs-np")
+    assert result.exit_code == 1
+    assert "no question with id 'dp-vs-np'" in result.output
+    assert "did you mean 'dp-vs-mp'?" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_search_ranks_and_names_the_field(run):
+    data = json.loads(run("search", "label definitions changed", "--json").output)
+    assert data[0]["id"] == "biggest-failure"
+    assert data[0]["field"] == "answer"
+
+
+def test_search_empty_text_is_an_error(run):
+    result = run("search", "  ")
+    assert result.exit_code == 1
+    assert "empty" in result.output
+
+
+def test_version(run):
+    result = run("--version")
+    assert result.exit_code == 0
+    assert result.output.startswith("prep ")

@@ -1,0 +1,199 @@
+"""Scripted drill sessions through the CLI (stdin is not a TTY: answer block, blank line, choice)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from prep.session import content_hash
+
+GOOD = ("In data parallelism each GPU holds a full copy of the model and processes a different part of "
+        "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
+        "does not fit on one GPU.")
+NOW = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
+NEXT_WEEK = {"PREP_NOW": "2026-03-09T09:00:00+00:00"}
+
+
+def reviews(state_file):
+    db = sqlite3.connect(state_file)
+    return db.execute("SELECT question_id, rating, suggested, score, answer, mode FROM reviews ORDER BY id").fetchall()
+
+
+def cards(state_file):
+    db = sqlite3.connect(state_file)
+    return {r[0]: r[1:] for r in db.execute("SELECT question_id, due, state, reps FROM cards")}
+
+
+def test_full_session_records_every_rating(run, state_file):
+    script = (
+        GOOD + "\n\n"  # answer dp-vs-mp, blank line ends it
+        "\n"  # Enter accepts the suggested rating
+        "n\n"  # decline the follow-up
+        "I am not sure.\n\n"  # dp-batch-size
+        "1\n"  # Again
+        "stage 1 shards optimizer states, stage 2 gradients, stage 3 parameters\n\n"
+        "3\n"
+    )
+    result = run("drill", "--category", "parallelism", input=script, env=NOW)
+    assert result.exit_code == 0, result.output
+    rows = reviews(state_file)
+    assert [(r[0], r[1]) for r in rows] == [("dp-vs-mp", 3), ("dp-batch-size", 1), ("zero-stages", 3)]
+    assert rows[0][2] == 3 and rows[0][3] >= 70  # suggested Good, scored a pass
+    assert rows[0][4] == GOOD and rows[0][5] == "type"
+    assert "PASS" in result.output and "Session done." in result.output
+    assert "cards 3" in result.output
+
+
+def test_output_explains_the_score(run):
+    result = run("drill", "--category", "parallelism", "--limit", "1", input="gradients are all-reduced\n\n1\n",
+                 env=NOW)
+    out = result.output
+    assert "✓ gradients are averaged across GPUs with all-reduce" in out
+    assert "✗ model parallelism splits the model itself across GPUs" in out
+    assert "Model answer" in out  # the prepared answer is shown after grading
+    assert "about 1s spoken (3 words)" in out
+
+
+def test_undo_takes_back_the_last_rating(run, state_file):
+    script = (
+        GOOD + "\n\n" "4\n" "n\n"  # rate dp-vs-mp Easy, no follow-up
+        "x\n\n" "u\n"  # on the next card: undo instead of rating
+        + GOOD + "\n\n" "2\n" "n\n"  # dp-vs-mp comes back: Hard this time
+        "q\n"  # quit while typing the next answer? no: q here is the answer; then choice q
+        "\n" "q\n"
+    )
+    result = run("drill", "--category", "parallelism", input=script, env=NOW)
+    assert result.exit_code == 0, result.output
+    assert "undid easy on dp-vs-mp" in result.output
+    assert [(r[0], r[1]) for r in reviews(state_file)] == [("dp-vs-mp", 2)]
+
+
+def test_skip_and_quit(run, state_file):
+    result = run("drill", "--category", "parallelism", input="x\n\ns\ny\n\nq\n", env=NOW)
+    assert result.exit_code == 0
+    assert reviews(state_file) == []
+    assert "Session done." in result.output
+
+
+def test_end_of_input_ends_the_session_cleanly(run, state_file):
+    result = run("drill", "--category", "parallelism", input=GOOD + "\n\n3\nn\n", env=NOW)
+    assert result.exit_code == 0
+    assert len(reviews(state_file)) == 1
+    assert "cards 1" in result.output
+
+
+def test_follow_up_is_drilled_right_away(run, state_file):
+    script = GOOD + "\n\n3\n" "y\n" "micro batch times DP size times accumulation steps\n\n3\n" "\nq\n"
+    result = run("drill", "--category", "parallelism", "--limit", "1", input=script, env=NOW)
+    assert "The interviewer digs deeper" in result.output
+    assert "follow-up" in result.output
+    assert [r[0] for r in reviews(state_file)] == ["dp-vs-mp", "dp-batch-size"]
+
+
+def test_empty_answer_reveals_and_self_grades(run, state_file):
+    result = run("drill", "--category", "parallelism", "--limit", "1", input="\n2\nn\n", env=NOW)
+    assert "Key points:" in result.output
+    assert [(r[1], r[2], r[3]) for r in reviews(state_file)] == [(2, None, None)]
+
+
+def test_flip_mode(run, state_file):
+    result = run("drill", "--mode", "flip", "--category", "parallelism", "--limit", "1", input="\n4\nn\n", env=NOW)
+    assert result.exit_code == 0
+    assert "Key points:" in result.output
+    assert [(r[0], r[1], r[5]) for r in reviews(state_file)] == [("dp-vs-mp", 4, "flip")]
+
+
+def test_cram_never_touches_the_schedule(run, state_file):
+    run("drill", "--category", "parallelism", "--limit", "1", input=GOOD + "\n\n3\nn\n", env=NOW)
+    before = (reviews(state_file), cards(state_file))
+    result = run("drill", "--cram", "--category", "parallelism", input=(GOOD + "\n\n1\nn\n") * 3, env=NOW)
+    assert result.exit_code == 0
+    assert (reviews(state_file), cards(state_file)) == before
+
+
+def test_cram_orders_weakest_first(run):
+    run("drill", "--category", "parallelism", "--limit", "2", input=GOOD + "\n\n4\nn\nno idea\n\n1\n", env=NOW)
+    result = run("drill", "--cram", "--category", "parallelism", "--limit", "1", input="\nq\n", env=NEXT_WEEK)
+    assert "dp-batch-size" in result.output.split("Q (")[1]
+
+
+def test_mock_interview_gives_no_feedback_and_records_nothing(run, state_file):
+    result = run("drill", "--mode", "mock", "--count", "3", input=(GOOD + "\n\n") * 3, env=NOW)
+    assert result.exit_code == 0
+    head, report = result.output.split("Mock interview report")
+    assert "PASS" not in head and "Key points" not in head  # nothing shown until the end
+    assert report.count("\n") >= 3
+    assert reviews(state_file) == []
+
+
+def test_mock_interview_with_record_updates_the_schedule(run, state_file):
+    result = run("drill", "--mode", "mock", "--count", "2", "--record", input=(GOOD + "\n\n") * 2, env=NOW)
+    assert result.exit_code == 0
+    assert len(reviews(state_file)) == 2
+    assert all(r[5] == "mock" for r in reviews(state_file))
+
+
+def test_new_per_day_budget(run, state_file):
+    result = run("drill", "--new", "1", input=(GOOD + "\n\n3\nn\n") * 3, env=NOW)
+    assert "cards 1" in result.output
+    again = run("drill", "--new", "1", input="x\n\n3\n", env=NOW)
+    assert "Nothing to drill now" in again.output
+    tomorrow = run("drill", "--new", "1", "--json", input="x\n\n3\nn\n",
+                   env={"PREP_NOW": "2026-03-03T09:00:00+00:00"})
+    summary = json.loads(tomorrow.output[tomorrow.output.index("{"):])
+    assert summary["cards"] >= 1
+
+
+def test_coming_back_later_shows_exactly_the_due_cards(run, state_file):
+    script = GOOD + "\n\n4\nn\n" "nothing\n\n1\n" "stage 1 optimizer, stage 2 gradients, stage 3 parameters\n\n3\n"
+    run("drill", "--category", "parallelism", input=script, env=NOW)
+    due_dates = {qid: due for qid, (due, _state, _reps) in cards(state_file).items()}
+    data = json.loads(run("next", "--category", "parallelism", "--json", env=NEXT_WEEK).output)
+    expected_due = sorted(q for q, d in due_dates.items() if d <= "2026-03-09T09:00:00.000000Z")
+    assert data["due"] == len(expected_due)
+    assert data["next"]["id"] in expected_due
+    assert data["next"]["reason"] == "due"
+
+
+def test_next_on_an_empty_state(run):
+    data = json.loads(run("next", "--json", env=NOW).output)
+    assert data["due"] == 0 and data["new"] == 4
+    assert data["next"]["state"] == "new"
+
+
+def test_summary_json(run):
+    result = run("drill", "--category", "parallelism", "--limit", "1", "--json", input=GOOD + "\n\n3\nn\n", env=NOW)
+    summary = json.loads(result.output[result.output.index("{\n"):])
+    assert summary["cards"] == 1 and summary["passed"] == 1 and summary["pass_rate"] == 1.0
+    assert summary["results"][0]["question"] == "dp-vs-mp"
+
+
+def test_content_hash_is_stored_and_keyed_by_id(run, state_file, bank_dir):
+    run("drill", "--category", "parallelism", "--limit", "1", input=GOOD + "\n\n3\nn\n", env=NOW)
+    db = sqlite3.connect(state_file)
+    stored = db.execute("SELECT content_hash FROM cards WHERE question_id='dp-vs-mp'").fetchone()[0]
+    from prep.bank import load_bank
+    from prep.paths import BankLocation
+
+    question = load_bank(BankLocation(bank_dir, "option")).questions["dp-vs-mp"]
+    assert stored == content_hash(question)
+    # Rewording the question keeps its history: progress is keyed by id.
+    path = bank_dir / "questions" / "parallelism.yaml"
+    path.write_text(path.read_text().replace("What is the difference between", "Explain the difference between"))
+    result = run("drill", "--cram", "--category", "parallelism", "--limit", "1", input="\nq\n", env=NOW)
+    assert "Explain the difference between" in result.output
+    assert len(reviews(state_file)) == 1
+
+
+def test_bad_config_is_a_clear_error(run, isolated_home):
+    (isolated_home / "config.toml").write_text("[drill]\ndesired_retention = 2\n")
+    result = run("drill", input="", env=NOW)
+    assert result.exit_code == 1
+    assert "desired_retention must be between" in result.output
+
+
+def test_unknown_config_key_is_named(run, isolated_home):
+    (isolated_home / "config.toml").write_text("[drill]\nnew_per_dya = 3\n")
+    result = run("drill", input="", env=NOW)
+    assert result.exit_code == 1
+    assert "new_per_dya" in result.output

@@ -1,0 +1,72 @@
+"""`prep grade` from the command line: one attempt, stdin, a batch file, errors."""
+
+from __future__ import annotations
+
+import json
+
+from .conftest import write
+
+GOOD = ("In data parallelism each GPU holds a full copy of the model and processes a different part of "
+        "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
+        "does not fit on one GPU.")
+
+
+def test_grade_with_answer_option(run):
+    result = run("grade", "dp-vs-mp", "--answer", GOOD)
+    assert result.exit_code == 0
+    assert "PASS" in result.output
+    assert "suggested rating: good" in result.output
+
+
+def test_grade_json_is_exactly_one_object(run):
+    result = run("grade", "dp-vs-mp", "--answer", "gradients are all-reduced", "--json")
+    data = json.loads(result.output)
+    assert data["question"] == "dp-vs-mp"
+    assert data["verdict"] in ("fail", "partial")
+    assert [m["text"] for m in data["matched"]] == ["gradients are averaged across GPUs with all-reduce"]
+    assert len(data["missed"]) == 4
+
+
+def test_grade_reads_stdin_when_no_answer(run):
+    result = run("grade", "dp-vs-mp", "--json", input=GOOD)
+    assert json.loads(result.output)["verdict"] == "pass"
+
+
+def test_grade_elapsed_allows_easy(run):
+    data = json.loads(run("grade", "dp-vs-mp", "--answer", GOOD, "--elapsed", "20", "--json").output)
+    assert data["rating"] == "easy"
+
+
+def test_grade_file_batch(run, tmp_path):
+    attempts = write(
+        tmp_path / "attempts.yaml",
+        f"""\
+        - question: dp-vs-mp
+          answer: "{GOOD}"
+        - question: zero-stages
+          answer: I have no idea.
+        """,
+    )
+    result = run("grade", "--file", str(attempts), "--json")
+    data = json.loads(result.output)
+    assert [(d["question"], d["verdict"]) for d in data] == [("dp-vs-mp", "pass"), ("zero-stages", "fail")]
+
+
+def test_grade_file_with_unknown_question_points_at_the_line(run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    attempts = write(tmp_path / "attempts.yaml", "- question: dp-vs-mp\n  answer: x\n- question: nope\n  answer: y\n")
+    result = run("grade", "--file", str(attempts), "--json")
+    assert result.exit_code == 2
+    assert "attempts.yaml:3:3: no question with id 'nope'" in result.output
+
+
+def test_grade_unknown_id(run):
+    result = run("grade", "nope", "--answer", "x")
+    assert result.exit_code == 1
+    assert "no question with id 'nope'" in result.output
+
+
+def test_grade_needs_an_id_or_a_file(run):
+    result = run("grade", "--answer", "x")
+    assert result.exit_code == 1
+    assert "give a question ID" in result.output

@@ -1,0 +1,175 @@
+"""The grader, one test per kind of attempt, plus its properties."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from prep.bank import load_bank
+from prep.grading import Settings, grade
+from prep.models import Question
+from prep.paths import BankLocation
+
+
+@pytest.fixture
+def bank(bank_dir):
+    return load_bank(BankLocation(bank_dir, "option"))
+
+
+@pytest.fixture
+def dp(bank):
+    return bank.questions["dp-vs-mp"]
+
+
+def _grade(question, text, elapsed=None, answer=None):
+    return grade(question, answer, text, elapsed)
+
+
+def test_concise_correct_passes(dp):
+    g = _grade(dp, "In data parallelism each GPU holds a full copy of the model and processes a different "
+                   "part of the batch; gradients are all-reduced. Model parallelism splits the model "
+                   "across GPUs, which you need when it does not fit on one GPU.")
+    assert g.verdict == "pass" and g.rating == "good"
+    assert not g.missed and not g.pitfalls
+
+
+def test_paraphrase_with_little_overlap_passes(dp):
+    g = _grade(dp, "With DP you clone the network onto every card, feed each card its own shard of the "
+                   "minibatch, then average grads via allreduce. With MP the layers themselves are "
+                   "partitioned over devices because the net is too big for a single device's memory.")
+    assert g.verdict == "pass"
+
+
+def test_typos_are_tolerated(dp):
+    g = _grade(dp, "In data paralelism every gpu holds a ful replica of the modle, each gpu processes a "
+                   "diferent slice of the batch and gradiants are averaged with all-reduce. Model "
+                   "paralelism splits the model across gpus when it doesnt fit on one gpu.")
+    assert g.verdict == "pass"
+
+
+def test_terse_telegraphic_answer_passes(dp):
+    g = _grade(dp, "DP: full model replica per GPU, different batch slices, grads all-reduced. "
+                   "MP: model split across GPUs when too big for one.")
+    assert g.verdict == "pass"
+
+
+def test_half_the_points_is_partial(dp):
+    g = _grade(dp, "In data parallelism every GPU has a full replica of the model and works on its own "
+                   "part of the batch.")
+    assert g.verdict == "partial" and g.rating == "hard"
+    assert len(g.matched) == 2
+
+
+def test_long_padded_partial_does_not_pass(dp):
+    padding = ("Distributed training is a really important topic and there are many frameworks for it, "
+               "and engineers spend a lot of time thinking about clusters, networking, schedulers and "
+               "the overall efficiency of their jobs in production environments. ")
+    g = _grade(dp, padding + "In data parallelism every GPU has a full replica of the model. " + padding)
+    assert g.verdict != "pass"
+
+
+def test_confidently_wrong_hits_the_pitfall(dp):
+    g = _grade(dp, "Data parallelism splits the model across GPUs so each GPU holds a part, while model "
+                   "parallelism replicates the whole model on every GPU and averages gradients.")
+    assert g.verdict == "fail" and g.rating == "again"
+    assert [p.text for p in g.pitfalls] == ["data parallelism splits the model across GPUs"]
+    assert "states a known wrong claim" in g.notes
+
+
+def test_correct_statement_near_a_pitfall_is_not_a_hit(dp):
+    g = _grade(dp, "Model parallelism splits the model across GPUs; data parallelism does not reduce "
+                   "per-GPU parameter memory because every GPU holds a full replica.")
+    assert not g.pitfalls
+
+
+def test_bare_keyword_list_does_not_pass(dp):
+    g = _grade(dp, "DP, replicas, all-reduce, gradients, model split, GPUs, batch")
+    assert g.verdict == "fail"
+    assert any("keywords" in n for n in g.notes)
+
+
+def test_off_topic_fails(dp):
+    g = _grade(dp, "I would use a learning rate warmup and cosine decay with AdamW and weight decay 0.1.")
+    assert g.verdict == "fail" and g.score < 20
+
+
+def test_i_dont_know_fails(dp):
+    g = _grade(dp, "I don't know.")
+    assert g.verdict == "fail" and g.score == 0
+
+
+def test_negated_claim_does_not_match(dp):
+    g = _grade(dp, "In data parallelism GPUs do not hold a full replica of the model.")
+    assert "in data parallelism every GPU holds a full replica of the model" not in [m.text for m in g.matched]
+
+
+def test_matched_points_carry_the_span_of_the_attempt(dp):
+    text = "Gradients are averaged across GPUs with all-reduce."
+    g = _grade(dp, text)
+    [point] = [m for m in g.matched if "all-reduce" in m.text]
+    start, end = point.span
+    assert text[start:end] == point.excerpt
+    assert "all-reduce" in point.excerpt
+
+
+def test_easy_only_for_a_fast_pass(dp):
+    text = ("In data parallelism each GPU holds a full copy of the model and processes a different part "
+            "of the batch; gradients are all-reduced. Model parallelism splits the model across GPUs, "
+            "which you need when it does not fit on one GPU.")
+    assert _grade(dp, text).rating == "good"  # no time given
+    assert _grade(dp, text, elapsed=30).rating == "easy"
+    assert _grade(dp, text, elapsed=200).rating == "good"
+
+
+def test_fallback_to_the_prepared_answer(bank):
+    failure = bank.questions["biggest-failure"]
+    answer = bank.answer_text("biggest-failure")
+    good = grade(failure, answer, "An upstream detection model silently changed its label definitions, so "
+                                  "the pipeline fed mismatched data. We lost two weeks chasing the regression. "
+                                  "I added a version check of all data artifacts before every training run.")
+    bad = grade(failure, answer, "I once forgot to commit my code before a demo.")
+    assert good.mode == "answer" and good.verdict == "pass"
+    assert bad.verdict == "fail"
+
+
+def test_no_reference_at_all():
+    question = Question(id="q", prompt="Anything?")
+    g = grade(question, None, "some answer")
+    assert g.mode == "none" and g.verdict == "fail"
+
+
+def test_thresholds_are_settings(dp):
+    text = "In data parallelism every GPU has a full replica of the model and works on its own part of the batch."
+    lenient = grade(dp, None, text, settings=Settings(pass_score=30))
+    assert lenient.verdict == "pass"
+
+
+def test_grade_serialises_to_json(dp):
+    data = json.loads(json.dumps(_grade(dp, "gradients are all-reduced").to_dict()))
+    assert set(data) >= {"score", "verdict", "rating", "matched", "missed", "pitfalls"}
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=400))
+def test_any_text_grades_without_error(text):
+    question = Question.model_validate(
+        {"id": "q", "prompt": "What is ZeRO?", "key_points": ["ZeRO shards optimizer states", "stage 3 shards parameters"],
+         "pitfalls": ["ZeRO replicates optimizer states"]}
+    )
+    g = grade(question, "ZeRO removes redundancy.", text, 10.0)
+    assert 0 <= g.score <= 100
+    assert g.verdict in ("pass", "partial", "fail")
+    assert len(g.matched) + len(g.missed) == 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=200))
+def test_score_never_decreases_when_the_correct_answer_is_appended(noise):
+    question = Question.model_validate(
+        {"id": "q", "prompt": "What is ZeRO?", "key_points": ["ZeRO shards optimizer states across GPUs"]}
+    )
+    correct = "ZeRO shards the optimizer states across GPUs."
+    assert grade(question, None, noise + "\n" + correct).score >= grade(question, None, noise).score

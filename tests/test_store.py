@@ -1,0 +1,177 @@
+"""The state database and the scheduler: round-trips, undo, migrations, FSRS properties."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from prep.errors import StateError
+from prep.scheduler import RATINGS, CardState, Scheduler, SchedulerConfig, new_card
+from prep.store import SCHEMA_VERSION, Store
+
+T0 = datetime(2026, 1, 5, 9, 30, tzinfo=timezone.utc)
+NO_FUZZ = Scheduler(SchedulerConfig(fuzz=False))
+
+times = st.datetimes(
+    min_value=datetime(2000, 1, 1), max_value=datetime(2090, 1, 1), timezones=st.just(timezone.utc)
+)
+cards = st.builds(
+    CardState,
+    question_id=st.from_regex(r"[a-z0-9]+(-[a-z0-9]+)*", fullmatch=True),
+    due=times,
+    state=st.sampled_from([1, 2, 3]),
+    step=st.one_of(st.none(), st.integers(0, 5)),
+    stability=st.one_of(st.none(), st.floats(0.001, 36500, allow_nan=False)),
+    difficulty=st.one_of(st.none(), st.floats(1, 10, allow_nan=False)),
+    last_review=st.one_of(st.none(), times),
+    reps=st.integers(0, 10_000),
+    lapses=st.integers(0, 1000),
+)
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store(tmp_path / "state.sqlite3") as s:
+        yield s
+
+
+def test_new_database_is_migrated_and_in_wal_mode(store):
+    assert store.schema_version() == SCHEMA_VERSION
+    assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    names = {r[0] for r in store.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"cards", "reviews", "schema_migrations", "settings"} <= names
+
+
+def test_reopening_does_not_migrate_again(tmp_path):
+    path = tmp_path / "s.sqlite3"
+    Store(path).close()
+    with Store(path) as again:
+        rows = again.db.execute("SELECT COUNT(*) FROM schema_migrations").fetchone()[0]
+    assert rows == SCHEMA_VERSION
+
+
+def test_newer_schema_is_refused(tmp_path):
+    path = tmp_path / "s.sqlite3"
+    with Store(path) as s:
+        s.db.execute("INSERT INTO schema_migrations VALUES (999, 'future', 'now')")
+    with pytest.raises(StateError, match="newer prep"):
+        Store(path)
+
+
+def test_garbage_file_is_a_state_error(tmp_path):
+    path = tmp_path / "s.sqlite3"
+    path.write_bytes(b"this is not a database at all" * 100)
+    with pytest.raises(StateError, match="cannot use the state database"):
+        Store(path)
+
+
+@settings(max_examples=80, deadline=None)
+@given(cards)
+def test_card_state_round_trips_through_the_database(tmp_path_factory, card):
+    path = tmp_path_factory.mktemp("rt") / "s.sqlite3"
+    with Store(path) as s:
+        s.record(None, card, reviewed_at=T0, rating=3)
+    with Store(path) as s:
+        assert s.card(card.question_id) == card
+    assert CardState.from_dict(card.to_dict()) == card
+
+
+def test_record_and_undo_restore_the_previous_state(store):
+    first = NO_FUZZ.review(new_card("q", T0), "good", T0)
+    r1 = store.record(None, first, reviewed_at=T0, rating=3, suggested=3, score=80, answer="a")
+    later = T0 + timedelta(days=3)
+    second = NO_FUZZ.review(first, "again", later)
+    r2 = store.record(first, second, reviewed_at=later, rating=1, suggested=3, score=20)
+    assert store.card("q") == second
+    assert store.undo(r2) == "q"
+    assert store.card("q") == first
+    assert [r.id for r in store.reviews("q")] == [r1]
+    store.undo(r1)
+    assert store.card("q") is None
+    assert store.review_count() == 0
+    with pytest.raises(StateError):
+        store.undo(r1)
+
+
+def test_review_log_keeps_chosen_and_suggested_rating(store):
+    card = NO_FUZZ.review(new_card("q", T0), "hard", T0)
+    store.record(None, card, reviewed_at=T0, rating=2, suggested=3, score=55, elapsed_seconds=42.5,
+                 answer="my answer", mode="type", content_hash="abc")
+    [review] = store.reviews()
+    assert (review.rating, review.suggested, review.score, review.elapsed_seconds) == (2, 3, 55, 42.5)
+    assert (review.answer, review.mode, review.content_hash) == ("my answer", "type", "abc")
+    assert review.reviewed_at == T0
+
+
+def test_due_ids_use_time_order(store):
+    for i, days in enumerate([5, -2, 1, -7]):
+        card = CardState(question_id=f"q{i}", due=T0 + timedelta(days=days))
+        store.record(None, card, reviewed_at=T0, rating=3)
+    assert [qid for qid, _ in store.due_ids(T0)] == ["q3", "q1"]
+    assert [qid for qid, _ in store.due_ids(T0 + timedelta(days=2))] == ["q3", "q1", "q2"]
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    history=st.lists(st.sampled_from(RATINGS), min_size=0, max_size=8),
+    gaps=st.lists(st.floats(0.0, 60.0), min_size=8, max_size=8),
+    final=st.sampled_from(["good", "easy"]),
+)
+def test_good_and_easy_never_move_the_due_date_earlier(history, gaps, final):
+    card = new_card("q", T0)
+    now = T0
+    for rating, gap in zip(history, gaps):
+        card = NO_FUZZ.review(card, rating, now)
+        now = max(now, card.due) if gap > 30 else now + timedelta(days=gap)
+    after = NO_FUZZ.review(card, final, now)
+    assert after.due >= now
+    # A better rating never schedules sooner than a worse one would at the same moment.
+    dues = [NO_FUZZ.review(card, rating, now).due for rating in RATINGS]
+    assert dues == sorted(dues)
+    if card.state == 2 and now >= card.due:  # a review card answered when due moves forward
+        assert after.due > card.due
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(RATINGS), min_size=1, max_size=12))
+def test_intervals_are_never_negative(ratings):
+    card, now = new_card("q", T0), T0
+    for rating in ratings:
+        card = NO_FUZZ.review(card, rating, now)
+        assert card.due >= now
+        now = card.due
+    assert card.reps == len(ratings)
+
+
+def test_scheduler_is_pure_without_fuzz():
+    card = new_card("q", T0)
+    assert NO_FUZZ.review(card, "good", T0) == NO_FUZZ.review(card, "good", T0)
+
+
+def test_lapses_count_forgotten_review_cards():
+    card, now = new_card("q", T0), T0
+    for _ in range(3):
+        card = NO_FUZZ.review(card, "good", now)
+        now = card.due
+    assert card.state == 2
+    card = NO_FUZZ.review(card, "again", now)
+    assert card.lapses == 1
+
+
+def test_state_file_in_unwritable_place_is_a_state_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(StateError):
+        Store(blocker / "sub" / "state.sqlite3")
+
+
+def test_sqlite_file_is_plain_sqlite(tmp_path):
+    path = tmp_path / "s.sqlite3"
+    with Store(path) as s:
+        s.record(None, new_card("q", T0), reviewed_at=T0, rating=3)
+    raw = sqlite3.connect(path)
+    assert raw.execute("SELECT COUNT(*) FROM reviews").fetchone()[0] == 1
