@@ -1,0 +1,151 @@
+"""The installed `prep` command, run as a user runs it: in a pseudo-terminal, and killed mid-session."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import time
+
+import pexpect
+import pytest
+
+from .conftest import installed_prep
+
+GOOD = ("In data parallelism each GPU holds a full copy of the model and processes a different part of "
+        "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
+        "does not fit on one GPU.")
+
+
+@pytest.fixture
+def env(isolated_home):
+    return {
+        **os.environ,
+        "PREP_HOME": str(isolated_home),
+        "PREP_NOW": "2026-03-02T09:00:00+00:00",
+        "NO_COLOR": "1",
+        "COLUMNS": "110",
+        "LINES": "50",
+        "TERM": "xterm",
+    }
+
+
+def _reviews(state):
+    db = sqlite3.connect(state)
+    try:
+        return db.execute("SELECT question_id, rating FROM reviews ORDER BY id").fetchall()
+    finally:
+        db.close()
+
+
+def test_full_session_in_a_terminal_with_undo_and_quit(bank_dir, state_file, env):
+    child = pexpect.spawn(
+        installed_prep(),
+        ["--bank", str(bank_dir), "--state", str(state_file), "drill", "--category", "parallelism"],
+        env=env, encoding="utf-8", timeout=20, dimensions=(50, 110),
+    )
+    try:
+        child.expect("What is the difference between data parallelism")
+        child.expect("Your answer")
+        child.sendline(GOOD)
+        child.sendline("")
+        child.expect("PASS")
+        child.expect("Rate:")
+        child.send("4")  # one key, no Enter
+        child.expect("Drill this follow-up now")
+        child.send("n")
+        child.expect("What global batch size")
+        child.expect("Your answer")
+        child.sendline("no idea")
+        child.sendline("")
+        child.expect("Rate:")
+        child.send("u")
+        child.expect("undid easy on dp-vs-mp")
+        child.expect("What is the difference between data parallelism")
+        child.sendline(GOOD)
+        child.sendline("")
+        child.expect("Rate:")
+        child.send("\r")  # Enter accepts the suggestion
+        child.expect("Drill this follow-up now")
+        child.send("n")
+        child.expect("Your answer")
+        child.sendline("")  # empty answer: reveal and self-grade
+        child.expect("Key points:")
+        child.expect("Rate:")
+        child.send("q")
+        child.expect("Session done.")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+    assert [qid for qid, _ in _reviews(state_file)] == ["dp-vs-mp"]
+    assert _reviews(state_file)[0][1] in (3, 4)
+
+
+def test_ctrl_c_prints_a_summary_and_keeps_ratings(bank_dir, state_file, env):
+    child = pexpect.spawn(
+        installed_prep(),
+        ["--bank", str(bank_dir), "--state", str(state_file), "drill", "--category", "parallelism"],
+        env=env, encoding="utf-8", timeout=20, dimensions=(50, 110),
+    )
+    try:
+        child.expect("Your answer")
+        child.sendline(GOOD)
+        child.sendline("")
+        child.expect("Rate:")
+        child.send("3")
+        child.expect("Drill this follow-up now")
+        child.send("n")
+        child.expect("Your answer")
+        child.sendintr()
+        child.expect("Session interrupted")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 130
+    assert _reviews(state_file) == [("dp-vs-mp", 3)]
+
+
+def test_sigkill_after_n_ratings_keeps_exactly_n_reviews(bank_dir, state_file, env):
+    answers = [GOOD, "micro batch times DP size times accumulation", "stage 1 optimizer states"]
+    script = "".join(f"{a}\n\n3\nn\n" for a in answers)
+    proc = subprocess.Popen(
+        [installed_prep(), "--bank", str(bank_dir), "--state", str(state_file), "drill", "--new", "20"],
+        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, text=True,
+    )
+    proc.stdin.write(script)  # then keep stdin open: prep waits for the next answer
+    proc.stdin.flush()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if state_file.exists() and len(_reviews(state_file)) >= 3:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    reviews = _reviews(state_file)
+    assert len(reviews) == 3
+    db = sqlite3.connect(state_file)
+    cards = dict(db.execute("SELECT question_id, reps FROM cards").fetchall())
+    counts: dict[str, int] = {}
+    for qid, _ in reviews:
+        counts[qid] = counts.get(qid, 0) + 1
+    assert cards == counts  # every review has its card state, and no card is ahead of the log
+    assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_two_drills_on_one_database_both_save(bank_dir, state_file, env):
+    script = f"{GOOD}\n\n3\nn\n"
+    procs = [
+        subprocess.Popen(
+            [installed_prep(), "--bank", str(bank_dir), "--state", str(state_file), "drill", "--cram",
+             "--mode", "mock", "--record", "--count", "4"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
+        )
+        for _ in range(2)
+    ]
+    outputs = [p.communicate(script * 4 + "\n" * 8, timeout=60) for p in procs]
+    for proc, (out, err) in zip(procs, outputs):
+        assert proc.returncode == 0, err
+        assert "locked" not in err
+    assert len(_reviews(state_file)) == 8

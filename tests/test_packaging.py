@@ -1,0 +1,60 @@
+"""The README's promises: its two set-up commands, CI running the same test command, the
+bundled bank inside the installed package."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+from prep.paths import bundled_bank_root
+
+from .conftest import installed_prep
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _setup_commands() -> list[str]:
+    readme = (ROOT / "README.md").read_text()
+    section = readme.split("## Set up on a fresh machine", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```sh\n(.+?)\n```", section)
+
+
+def test_readme_has_exactly_two_setup_commands():
+    commands = _setup_commands()
+    assert commands == ["pip install . && prep drill", "pip install '.[test]' && pytest"]
+
+
+def test_ci_runs_exactly_the_readme_test_command():
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert _setup_commands()[1] in ci
+
+
+def test_bundled_bank_ships_and_validates(tmp_path):
+    root = bundled_bank_root()
+    assert (root / "questions").is_dir() and any((root / "questions").glob("*.yaml"))
+    # From a directory with no bank of its own, the installed command uses the bundled one.
+    result = subprocess.run([installed_prep(), "validate", "--json"], cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert '"origin": "bundled"' in result.stdout
+
+
+def test_python_dash_m_works(tmp_path):
+    import sys
+
+    result = subprocess.run([sys.executable, "-m", "prep", "--version"], cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 0 and result.stdout.startswith("prep ")
+
+
+def test_no_unsafe_yaml_loader_in_the_code():
+    for path in (ROOT / "prep").rglob("*.py"):
+        text = path.read_text()
+        assert not re.search(r"yaml\.(unsafe_)?load\(|yaml\.(Full|Unsafe)?Loader\b|yaml\.load_all\(", text), path
+
+
+def test_help_does_not_import_heavy_modules():
+    import sys
+
+    code = "import sys; from prep.cli import app; print(sorted(m for m in ('rich','pydantic','fsrs','numpy','rapidfuzz') if m in sys.modules))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.strip() == "[]", result.stdout + result.stderr
