@@ -18,6 +18,7 @@ from typing import Literal
 
 import numpy as np
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import Prefix
 
 from .models import Claim, Question
 from .textmatch import Token, key_set, ordered_keys, phrase_keys, sentences, tokenize, word_count
@@ -32,6 +33,8 @@ class Settings:
 
     word_similarity: float = 80.0  # rapidfuzz ratio for two words to count as one (a typo apart)
     exact_below: int = 4  # words shorter than this must match exactly ("tp" is not "dp")
+    min_root: int = 4  # a word that starts with another word this long shares its root
+    root_similarity: float = 0.9  # credit for such a derived form ("reuse" ~ "reusability")
     point_full: float = 0.75  # share of a claim's words in one sentence for full credit
     point_none: float = 0.40  # ... below which the claim gets no credit
     point_matched: float = 0.60  # ... from which the claim is shown as matched
@@ -41,7 +44,8 @@ class Settings:
     easy_score: float = 85.0  # and within target time, for the rating "easy"
     list_max_words: float = 3.0  # median words per comma-separated item of a bare keyword list
     list_max_function_share: float = 0.12  # share of small words below which text is not prose
-    fallback_full: float = 0.60  # share of a reference sentence's words for full credit
+    fallback_none: float = 0.0  # fallback mode: any overlap with a reference sentence earns some credit
+    fallback_full: float = 0.50  # ... and half its content words, anywhere, cover it (paraphrase loses words)
 
 
 DEFAULT_SETTINGS = Settings()
@@ -92,7 +96,7 @@ def grade(
     elif candidate_answer and sentences(candidate_answer):
         mode = "answer"
         claims = [Claim(text=s) for s in sentences(candidate_answer)]
-        none, full = settings.point_none / 2, settings.fallback_full
+        none, full = settings.fallback_none, settings.fallback_full
     else:
         return Grade(0, "fail", "again", "none", notes=("nothing to grade against: add key points or an answer",),
                      words=words, elapsed_seconds=elapsed_seconds)
@@ -176,6 +180,12 @@ class _Matcher:
         sim = process.cdist(
             keys, words, scorer=fuzz.ratio, score_cutoff=self.settings.word_similarity, dtype=np.float32
         ) / np.float32(100.0)
+        # One word a prefix of the other ("reus" / "reusabl"): the same root, derived differently.
+        common = process.cdist(keys, words, scorer=Prefix.similarity, dtype=np.int32)
+        key_len = np.array([len(k) for k in keys])[:, None]
+        word_len = np.array([len(w) for w in words])[None, :]
+        derived = (common >= self.settings.min_root) & (common == np.minimum(key_len, word_len))
+        sim = np.maximum(sim, np.where(derived, np.float32(self.settings.root_similarity), np.float32(0.0)))
         # Short words must match exactly: "tp" is not "dp", "pp" is not "ppo".
         key_short = np.array([len(k) < self.settings.exact_below for k in keys])
         word_short = np.array([len(w) < self.settings.exact_below for w in words])

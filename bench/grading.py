@@ -1,0 +1,252 @@
+"""Grading benchmark: agreement with a strict interviewer's labels, next to a naive baseline.
+
+    python bench/grading.py                   # labelled attempts in bench/data/attempts*.yaml
+    python bench/grading.py --mohler PATH     # also: correlation with human grades (Mohler et al. 2011)
+
+The naive baseline is rapidfuzz's token_set_ratio of the attempt against the prepared answer,
+with the best possible threshold(s) chosen on the same data (an upper bound for it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import statistics
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import numpy as np
+import yaml
+from rapidfuzz import fuzz
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from prep.bank import load_bank  # noqa: E402
+from prep.grading import grade  # noqa: E402
+from prep.models import Question  # noqa: E402
+from prep.paths import BankLocation  # noqa: E402
+
+LABELS = ("fail", "partial", "pass")
+KINDS = (
+    "concise-correct",
+    "paraphrase",
+    "typos",
+    "terse",
+    "partial",
+    "padded-partial",
+    "wrong-vocabulary",
+    "long-wrong",
+    "keyword-list",
+    "off-topic",
+    "dont-know",
+)
+
+
+def load_attempts(folder: Path) -> list[dict]:
+    attempts = []
+    for path in sorted(folder.glob("attempts*.yaml")):
+        for item in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
+            item["file"] = path.name
+            attempts.append(item)
+    return attempts
+
+
+def best_binary_threshold(scores: list[float], positives: list[bool]) -> tuple[float, float]:
+    best = (0.0, 0.0)
+    for t in sorted(set(scores)) + [101.0]:
+        acc = sum((s >= t) == p for s, p in zip(scores, positives)) / len(scores)
+        best = max(best, (acc, t))
+    return best[1], best[0]
+
+
+def best_three_class(scores: list[float], labels: list[str]) -> tuple[tuple[float, float], float]:
+    grid = sorted(set(round(s) for s in scores)) + [101]
+    best = ((0.0, 0.0), -1.0)
+    for lo in grid:
+        for hi in grid:
+            if hi < lo:
+                continue
+            predicted = ["pass" if s >= hi else "partial" if s >= lo else "fail" for s in scores]
+            acc = sum(p == l for p, l in zip(predicted, labels)) / len(labels)
+            if acc > best[1]:
+                best = ((lo, hi), acc)
+    return best
+
+
+def report_labelled(attempts: list[dict]) -> None:
+    bank = load_bank(BankLocation(ROOT, "bench"))
+    missing = sorted({a["question"] for a in attempts} - set(bank.questions))
+    if missing:
+        sys.exit(f"attempts name unknown questions: {missing}")
+    ours, base = [], []
+    for a in attempts:
+        q = bank.questions[a["question"]]
+        ours.append(grade(q, bank.answer_text(q.id), a["answer"]).verdict)
+        reference = bank.answer_text(q.id) or " ".join(k.text for k in q.key_points)
+        base.append(fuzz.token_set_ratio(reference.lower(), a["answer"].lower()))
+    labels = [a["label"] for a in attempts]
+    kinds = [a["kind"] for a in attempts]
+    n = len(attempts)
+
+    is_pass = [lab == "pass" for lab in labels]
+    our_pass = [v == "pass" for v in ours]
+    threshold, base_binary = best_binary_threshold(base, is_pass)
+    base_pass = [s >= threshold for s in base]
+    (lo, hi), base_three = best_three_class(base, labels)
+
+    def rates(predicted_pass: list[bool]) -> tuple[float, float, float]:
+        binary = sum(p == t for p, t in zip(predicted_pass, is_pass)) / n
+        fails = [p for p, lab in zip(predicted_pass, labels) if lab == "fail"]
+        passes = [p for p, lab in zip(predicted_pass, labels) if lab == "pass"]
+        false_pass = sum(fails) / len(fails) if fails else 0.0
+        missed = sum(not p for p in passes) / len(passes) if passes else 0.0
+        return binary, false_pass, missed
+
+    ob, ofp, omp = rates(our_pass)
+    bb, bfp, bmp = rates(base_pass)
+    three = sum(v == lab for v, lab in zip(ours, labels)) / n
+
+    print(f"Labelled attempts: {n} over {len(set(a['question'] for a in attempts))} questions "
+          f"({', '.join(f'{k} {c}' for k, c in sorted(Counter(labels).items()))})")
+    print()
+    print(f"{'figure':38s} {'prep':>8s} {'baseline':>9s}  target")
+    print(f"{'binary pass accuracy':38s} {ob:8.3f} {bb:9.3f}  >= 0.90, baseline + 0.15")
+    print(f"{'3-class accuracy':38s} {three:8.3f} {base_three:9.3f}  >= 0.75")
+    print(f"{'false passes on fail-labelled':38s} {ofp:8.3f} {bfp:9.3f}  <= 0.05")
+    print(f"{'missed passes on pass-labelled':38s} {omp:8.3f} {bmp:9.3f}  <= 0.10")
+    print(f"(baseline: token_set_ratio vs the prepared answer, best threshold {threshold:.0f}; "
+          f"3-class thresholds {lo:.0f}/{hi:.0f}, all chosen on this data)")
+    print()
+    print("False-pass rate on fail-labelled attempts, by kind:")
+    by_kind: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
+    for k, lab, p, b in zip(kinds, labels, our_pass, base_pass):
+        if lab == "fail":
+            by_kind[k].append((p, b))
+    for k in KINDS:
+        if k in by_kind:
+            rows = by_kind[k]
+            print(f"  {k:20s} n={len(rows):3d}   prep {sum(p for p, _ in rows) / len(rows):6.3f}"
+                  f"   baseline {sum(b for _, b in rows) / len(rows):6.3f}")
+    print()
+    print("Per kind (label counts -> prep's verdicts):")
+    for k in KINDS:
+        rows = [(lab, v) for kk, lab, v in zip(kinds, labels, ours) if kk == k]
+        if rows:
+            agree = sum(lab == v for lab, v in rows) / len(rows)
+            print(f"  {k:20s} n={len(rows):3d}  3-class agreement {agree:5.2f}  "
+                  f"labels {dict(Counter(l for l, _ in rows))}  prep {dict(Counter(v for _, v in rows))}")
+    wrong = [(a, v) for a, v in zip(attempts, ours) if v != a["label"]]
+    if wrong:
+        print()
+        print(f"Disagreements ({len(wrong)}):")
+        for a, v in wrong:
+            print(f"  {a['question']:28s} {a['kind']:18s} label {a['label']:7s} prep {v}")
+
+
+def report_speed() -> None:
+    question = Question.model_validate(
+        {
+            "id": "bench",
+            "prompt": "What is the difference between data parallelism and model parallelism?",
+            "key_points": [
+                {"text": "in data parallelism every GPU holds a full replica of the model",
+                 "aliases": ["each device keeps a complete copy of the weights", "DP replicates the model"]},
+                {"text": "each GPU processes a different slice of the batch",
+                 "aliases": ["the batch is split across GPUs"]},
+                {"text": "gradients are averaged across GPUs with all-reduce",
+                 "aliases": ["all-reduce the gradients", "gradients are synchronized after backward"]},
+                {"text": "model parallelism splits the model itself across GPUs",
+                 "aliases": ["the weights are partitioned across GPUs"]},
+                {"text": "model parallelism is needed when the model does not fit on one GPU",
+                 "aliases": ["used when the model is too big for one device"]},
+            ],
+            "pitfalls": ["data parallelism reduces per-GPU parameter memory"],
+        }
+    )
+    attempt = ("In data parallelism each GPU keeps a full copy of the model and works on its own part of "
+               "the batch, and after the backward pass the gradients are averaged with an all-reduce. "
+               "Model parallelism instead splits the layers or tensors across GPUs, which you need once "
+               "the model no longer fits in a single GPU's memory.")
+    for _ in range(50):
+        grade(question, None, attempt)
+    samples = []
+    for _ in range(7):
+        start = time.perf_counter()
+        for _ in range(200):
+            grade(question, None, attempt)
+        samples.append((time.perf_counter() - start) / 200 * 1000)
+    floor = []
+    for _ in range(7):
+        start = time.perf_counter()
+        for _ in range(200):
+            fuzz.token_set_ratio(attempt, attempt)
+        floor.append((time.perf_counter() - start) / 200 * 1000)
+    print(f"Grading time, 5 key points, {len(attempt.split())}-word attempt: median {statistics.median(samples):.3f} ms "
+          f"per attempt (target <= 2 ms); floor: one token_set_ratio call {statistics.median(floor):.4f} ms")
+
+
+def ranks(values: list[float]) -> np.ndarray:
+    order = np.argsort(values, kind="stable")
+    result = np.empty(len(values))
+    sorted_values = np.asarray(values)[order]
+    i = 0
+    while i < len(values):
+        j = i
+        while j + 1 < len(values) and sorted_values[j + 1] == sorted_values[i]:
+            j += 1
+        result[order[i:j + 1]] = (i + j) / 2
+        i = j + 1
+    return result
+
+
+def report_mohler(path: Path) -> None:
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    ours, base, human = [], [], []
+    for r in rows:
+        question = Question(id="q", prompt=r["question"])
+        ours.append(grade(question, r["reference_answer"], r["student_answer"]).score)
+        base.append(fuzz.token_set_ratio(r["reference_answer"].lower(), r["student_answer"].lower()))
+        human.append(float(r["score"]))
+    gold = [h >= 4 for h in human]
+
+    def pearson(a, b):  # type: ignore[no-untyped-def]
+        return float(np.corrcoef(a, b)[0, 1])
+
+    def spearman(a, b):  # type: ignore[no-untyped-def]
+        return pearson(ranks(a), ranks(b))
+
+    our_acc = sum((s >= 70) == g for s, g in zip(ours, gold)) / len(rows)
+    t_ours, best_ours = best_binary_threshold(ours, gold)
+    t_base, best_base = best_binary_threshold(base, gold)
+    print()
+    print(f"Mohler et al. 2011 short answers: {len(rows)} answers, {len(set(r['question_id'] for r in rows))} "
+          f"questions (reference answer only: the grader's fallback mode; no training on this data)")
+    print(f"{'figure':40s} {'prep':>8s} {'token_set_ratio':>16s}")
+    print(f"{'Pearson r with the human grade':40s} {pearson(ours, human):8.3f} {pearson(base, human):16.3f}"
+          "   target >= 0.52")
+    print(f"{'Spearman rho':40s} {spearman(ours, human):8.3f} {spearman(base, human):16.3f}")
+    print(f"{'pass accuracy at grade >= 4 (pass = 70)':40s} {our_acc:8.3f} {'':>16s}")
+    print(f"{'same, best threshold chosen in-sample':40s} {best_ours:8.3f} {best_base:16.3f}"
+          f"   (thresholds {t_ours:.0f} / {t_base:.0f}; majority class {sum(gold) / len(gold):.3f})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mohler", type=Path, help="path to mohler.csv (question, reference_answer, "
+                        "student_answer, score)")
+    parser.add_argument("--data", type=Path, default=ROOT / "bench" / "data", help="folder of attempts*.yaml")
+    args = parser.parse_args()
+    attempts = load_attempts(args.data)
+    if attempts:
+        report_labelled(attempts)
+        print()
+    report_speed()
+    if args.mohler:
+        report_mohler(args.mohler)
+
+
+if __name__ == "__main__":
+    main()
