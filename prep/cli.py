@@ -20,8 +20,20 @@ from .context import AppContext
 from .errors import EXIT_ERROR, EXIT_INTERRUPTED, PrepError
 
 
+def _is_usage_error(error: BaseException) -> bool:
+    return any(cls.__name__ == "UsageError" for cls in type(error).__mro__)
+
+
 class _PrepGroup(TyperGroup):
     """Turns every PrepError into a one-line message and its documented exit code, in one place."""
+
+    def make_context(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        try:
+            return super().make_context(*args, **kwargs)
+        except Exception as error:
+            if _is_usage_error(error):
+                error.exit_code = EXIT_ERROR  # type: ignore[attr-defined] # 2 means "invalid bank"
+            raise
 
     def invoke(self, ctx):  # type: ignore[no-untyped-def]
         try:
@@ -43,7 +55,10 @@ class _PrepGroup(TyperGroup):
         except (typer.Exit, typer.Abort, SystemExit):
             raise
         except Exception as error:  # noqa: BLE001 - a bug: say so briefly, trace only on --debug
-            if _debug(ctx) or error.__class__.__module__.startswith("click"):
+            if _is_usage_error(error):
+                error.exit_code = EXIT_ERROR  # type: ignore[attr-defined]
+                raise
+            if _debug(ctx) or "click" in error.__class__.__module__:
                 raise
             typer.echo(
                 f"prep: internal error: {error.__class__.__name__}: {error}\n"

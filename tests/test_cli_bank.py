@@ -107,3 +107,20 @@ def test_version(run):
     result = run("--version")
     assert result.exit_code == 0
     assert result.output.startswith("prep ")
+
+
+def test_usage_errors_exit_1_not_2(run):
+    # Exit code 2 is reserved for an invalid bank; a mistyped option is a usage error.
+    for argv in (["--bogus"], ["list", "--bogus"], ["drill", "--mode", "nope"], ["show"]):
+        result = run(*argv)
+        assert result.exit_code == 1, argv
+        assert "Traceback" not in result.output
+
+
+def test_debug_shows_the_traceback(run):
+    from prep.errors import NotFound
+
+    import pytest
+
+    with pytest.raises(NotFound):
+        run("--debug", "show", "nope")
