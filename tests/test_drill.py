@@ -197,3 +197,34 @@ def test_unknown_config_key_is_named(run, isolated_home):
     result = run("drill", input="", env=NOW)
     assert result.exit_code == 1
     assert "new_per_dya" in result.output
+
+
+def test_edit_key_opens_the_editor_and_reloads(run, state_file, bank_dir, tmp_path):
+    editor = tmp_path / "fake-editor.py"
+    editor.write_text(
+        "import sys, pathlib\n"
+        "path = pathlib.Path(sys.argv[-1])\n"
+        "path.write_text(path.read_text().replace('What do the three ZeRO stages shard?',"
+        " 'Which state does each ZeRO stage shard?'))\n"
+    )
+    import sys
+
+    env = {**NOW, "EDITOR": f"{sys.executable} {editor}"}
+    result = run("drill", "--category", "parallelism", "--cram", "--limit", "1", input="x\n\ne\nq\n", env=env)
+    assert "question reloaded" in result.output
+    assert "Which state does each ZeRO stage shard?" in (bank_dir / "questions" / "parallelism.yaml").read_text()
+
+
+def test_edit_that_breaks_the_bank_keeps_the_old_text(run, bank_dir, tmp_path):
+    editor = tmp_path / "breaking-editor.py"
+    editor.write_text(
+        "import sys, pathlib\n"
+        "path = pathlib.Path(sys.argv[-1])\n"
+        "path.write_text(path.read_text().replace('kind: technical', 'kind: wrong', 1))\n"
+    )
+    import sys
+
+    env = {**NOW, "EDITOR": f"{sys.executable} {editor}"}
+    result = run("drill", "--category", "parallelism", "--limit", "1", input="x\n\ne\n1\nn\n", env=env)
+    assert "problem(s), so the old text is used" in result.output
+    assert result.exit_code == 0

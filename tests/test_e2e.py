@@ -118,8 +118,11 @@ def test_sigkill_after_n_ratings_keeps_exactly_n_reviews(bank_dir, state_file, e
     proc.stdin.flush()
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
-        if state_file.exists() and len(_reviews(state_file)) >= 3:
-            break
+        try:
+            if len(_reviews(state_file)) >= 3:
+                break
+        except sqlite3.OperationalError:
+            pass  # the database is still being created
         time.sleep(0.05)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
