@@ -18,7 +18,7 @@ from pydantic import BaseModel, ValidationError
 from .errors import BankInvalid, NotFound, Problem, display_path
 from .models import Answer, AnswersFile, CategoryFile, Question
 from .paths import BankLocation
-from .yamlio import Document, PathKey, load_file
+from .yamlio import Document, PathKey, load_file, parse
 
 YAML_SUFFIXES = (".yaml", ".yml")
 
@@ -84,15 +84,31 @@ def load_bank(location: BankLocation) -> Bank:
     return bank
 
 
-def check_bank(location: BankLocation) -> tuple[Bank, list[Problem]]:
-    """Load what can be loaded and return it with every problem found."""
+def check_bank(location: BankLocation, overrides: dict[Path, str | None] | None = None) -> tuple[Bank, list[Problem]]:
+    """Load what can be loaded and return it with every problem found.
+
+    *overrides* maps file paths to proposed new text (None: the file would be deleted), so an
+    edit can be validated against the whole bank before anything is written.
+    """
+    overrides = {Path(p).absolute(): t for p, t in (overrides or {}).items()}
+
+    def files(directory: Path) -> list[Path]:
+        paths = {p.absolute() for p in bank_files(directory)}
+        paths |= {p for p in overrides if p.parent == directory.absolute() and p.suffix in YAML_SUFFIXES}
+        return sorted(p for p in paths if overrides.get(p, "") is not None)
+
+    def load(path: Path) -> Document:
+        if path in overrides:
+            return parse(overrides[path] or "", display_path(path))
+        return load_file(path, display_path(path))
+
     bank = Bank(location)
     problems: list[Problem] = []
     known_ids: set[str] = set()  # ids seen even in invalid files, to avoid cascades of errors
     question_files: list[tuple[Document, list[tuple[int, Question]]]] = []
 
-    for path in bank_files(location.questions):
-        doc = load_file(path, display_path(path))
+    for path in files(location.questions):
+        doc = load(path)
         problems += doc.problems
         known_ids.update(_raw_ids(doc.data))
         header, items = _validate(doc, CategoryFile, problems)
@@ -100,8 +116,8 @@ def check_bank(location: BankLocation) -> tuple[Bank, list[Problem]]:
             _add_category(bank, header, items, path, doc, problems)
             question_files.append((doc, items))
 
-    for path in bank_files(location.answers):
-        doc = load_file(path, display_path(path))
+    for path in files(location.answers):
+        doc = load(path)
         problems += doc.problems
         header, items = _validate(doc, AnswersFile, problems)
         _add_answers(bank, items, path, doc, known_ids, problems)

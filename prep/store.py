@@ -260,6 +260,23 @@ class Store:
     def review_count(self) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM reviews").fetchone()[0])
 
+    def has_history(self, question_id: str) -> bool:
+        row = self.db.execute(
+            "SELECT 1 FROM cards WHERE question_id = ? UNION SELECT 1 FROM reviews WHERE question_id = ? LIMIT 1",
+            (question_id, question_id),
+        ).fetchone()
+        return row is not None
+
+    @contextmanager
+    def renaming(self, old: str, new: str) -> Iterator[int]:
+        """Move a question's history to a new id; commits only if the caller's block succeeds
+        (so the bank files and the database change together). Yields the reviews moved."""
+        with self.transaction() as db:
+            if self.has_history(new):
+                raise StateError(f"the state database already has history for {new!r}")
+            db.execute("UPDATE cards SET question_id = ? WHERE question_id = ?", (new, old))
+            yield db.execute("UPDATE reviews SET question_id = ? WHERE question_id = ?", (new, old)).rowcount
+
     # --- settings --------------------------------------------------------------------------
 
     def get_setting(self, key: str) -> str | None:

@@ -1,0 +1,216 @@
+"""Surgical edits of YAML text that keep every other byte (comments, formatting) as it was.
+
+We never re-dump a user's file: we find the exact span of a node with libyaml's marks and
+replace, insert or delete just that text. Then the caller re-validates the whole bank before
+anything is written, and writes atomically.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import PrepError
+
+try:
+    _Loader = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover
+    _Loader = yaml.SafeLoader  # type: ignore[misc]
+
+
+class EditError(PrepError):
+    """A file cannot be edited safely (its layout is not one prep can change without rewriting)."""
+
+
+@dataclass(frozen=True)
+class Edit:
+    start: int  # character offsets into the text
+    end: int
+    replacement: str
+
+
+def compose(text: str) -> yaml.Node | None:
+    loader = _Loader(text)
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
+
+
+def apply(text: str, edits: list[Edit]) -> str:
+    """Apply non-overlapping edits (in any order) to *text*."""
+    for edit in sorted(edits, key=lambda e: e.start, reverse=True):
+        text = text[: edit.start] + edit.replacement + text[edit.end :]
+    return text
+
+
+def mapping_value(node: yaml.Node, key: str) -> yaml.Node | None:
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if isinstance(k, yaml.ScalarNode) and k.value == key:
+                return v
+    return None
+
+
+def mapping_key(node: yaml.Node, key: str) -> yaml.Node | None:
+    if isinstance(node, yaml.MappingNode):
+        for k, _v in node.value:
+            if isinstance(k, yaml.ScalarNode) and k.value == key:
+                return k
+    return None
+
+
+def line_start(text: str, index: int) -> int:
+    return text.rfind("\n", 0, index) + 1
+
+
+def next_line(text: str, index: int) -> int:
+    """Index of the start of the line after *index* (or the end of the text)."""
+    found = text.find("\n", index)
+    return len(text) if found == -1 else found + 1
+
+
+def scalar(value: str) -> str:
+    """A one-line YAML scalar for *value*: plain when safe, quoted otherwise."""
+    dumped = yaml.safe_dump(value, default_flow_style=True, width=10_000, allow_unicode=True)
+    return dumped.removesuffix("\n...\n").removesuffix("\n")
+
+
+def block_text(value: str, indent: int) -> str:
+    """A literal block scalar (|) for multi-line text, indented for its position."""
+    pad = " " * indent
+    body = "\n".join(pad + line if line.strip() else "" for line in value.strip("\n").splitlines())
+    return "|\n" + body
+
+
+class _BankDumper(yaml.SafeDumper):
+    """Dumps in the bank's hand-written style: nested lists indented, multi-line text as | blocks."""
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        return super().increase_indent(flow, False)
+
+
+def _represent_text(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    style = "|" if "\n" in value.strip("\n") else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value.strip("\n") + ("\n" if style else ""), style=style)
+
+
+def _represent_list(dumper: yaml.SafeDumper, value: list) -> yaml.Node:
+    # Short lists of plain values read best inline ([a, b]); lists of mappings as blocks.
+    flow = all(isinstance(v, (str, int, float)) and "\n" not in str(v) for v in value)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
+
+
+def _represent_dict(dumper: yaml.SafeDumper, value: dict) -> yaml.Node:
+    return dumper.represent_mapping("tag:yaml.org,2002:map", value.items(), flow_style=False)
+
+
+_BankDumper.add_representer(str, _represent_text)
+_BankDumper.add_representer(list, _represent_list)
+_BankDumper.add_representer(dict, _represent_dict)
+
+
+def dump(data: Any) -> str:
+    return yaml.dump(data, Dumper=_BankDumper, sort_keys=False, allow_unicode=True, width=100,
+                     default_flow_style=None, indent=2)
+
+
+def render_item(data: dict[str, Any], indent: int) -> str:
+    """One sequence item ('- key: value' lines) indented at *indent* columns, ending in a newline."""
+    dumped = dump([data])
+    pad = " " * indent
+    lines = dumped.rstrip("\n").splitlines()
+    return "".join((pad + line if line.strip() else "") + "\n" for line in lines)
+
+
+def append_to_sequence(text: str, key: str, item: dict[str, Any]) -> str:
+    """Append *item* to the top-level block sequence *key* without touching other bytes."""
+    root = compose(text)
+    if root is None:  # a new or empty file
+        return _with_newline(text) + f"{key}:\n" + render_item(item, 2)
+    if not isinstance(root, yaml.MappingNode):
+        raise EditError("the file's top level is not a mapping")
+    seq = mapping_value(root, key)
+    if seq is None:
+        return _with_newline(text) + f"{key}:\n" + render_item(item, 2)
+    empty_scalar = isinstance(seq, yaml.ScalarNode) and seq.value == "" and seq.tag.endswith(":null")
+    if not (isinstance(seq, yaml.SequenceNode) or empty_scalar):
+        raise EditError(f"'{key}' is not a list")
+    if empty_scalar or not seq.value:
+        # `key: []` or `key:` alone: the item becomes the first entry of a block list.
+        before = text[: seq.start_mark.index].rstrip(" ")
+        after = text[seq.end_mark.index :]
+        newline = after.find("\n")
+        same_line, rest = (after, "") if newline == -1 else (after[:newline], after[newline + 1 :])
+        return before + same_line.rstrip() + "\n" + render_item(item, 2) + rest
+    if seq.flow_style:
+        raise EditError(f"'{key}' is written as a [flow, list]; prep only appends to block lists")
+    indent = _dash_column(text, seq.value[0].start_mark.index)
+    insert_at = seq.value[-1].end_mark.index
+    if insert_at and text[insert_at - 1] != "\n":
+        insert_at = next_line(text, insert_at)
+    head = _with_newline(text[:insert_at]) if insert_at == len(text) else text[:insert_at]
+    return head + render_item(item, indent) + text[insert_at:]
+
+
+def _dash_column(text: str, item_start: int) -> int:
+    """The column of the "-" that introduces the sequence item starting at *item_start*."""
+    dash = text.rfind("-", line_start(text, item_start), item_start)
+    return dash - line_start(text, item_start) if dash >= 0 else 0
+
+
+def _with_newline(text: str) -> str:
+    return text if not text or text.endswith("\n") else text + "\n"
+
+
+def sequence_item_span(text: str, seq: yaml.SequenceNode, index: int) -> tuple[int, int]:
+    """The whole lines that hold item *index* of a block sequence (comments inside included)."""
+    item = seq.value[index]
+    start = line_start(text, item.start_mark.index)
+    if index + 1 < len(seq.value):
+        end = line_start(text, seq.value[index + 1].start_mark.index)
+    else:
+        end = item.end_mark.index
+        if end and text[end - 1] != "\n":
+            end = next_line(text, end)
+        # The last item's node runs over trailing blank and comment lines: leave those be.
+        while end > start:
+            previous = line_start(text, end - 1)
+            stripped = text[previous:end].strip()
+            if stripped and not stripped.startswith("#"):
+                break
+            end = previous
+    return start, end
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write via a temporary file in the same directory, fsync, then os.replace.
+
+    A crash at any point leaves either the old file or the new one, never a mix.
+    """
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o777)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    try:  # make the rename itself durable
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+    except OSError:
+        pass

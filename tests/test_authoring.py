@@ -1,0 +1,266 @@
+"""add, answer, edit, mv, rm: the bank stays valid, readable and byte-identical where untouched."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+from unittest import mock
+
+import pytest
+import yaml
+
+from prep import yamledit
+from prep.bank import load_bank
+from prep.paths import BankLocation
+
+from .conftest import write
+
+ODD_FORMATTING = """\
+# Hand-written file: comments, odd spacing, flow lists and quoted strings must survive.
+category:   parallelism   # the id
+title: "Parallelism"
+questions:
+
+    -   id: dp-vs-mp     # indented by four
+        prompt: 'What is the difference between data parallelism and model parallelism?'
+        tags: [ distributed,ddp ]
+        key_points:
+            - every GPU holds a full replica of the model   # plain string
+        follow_ups: [zero-stages]
+
+    # a comment between items
+    -   id: zero-stages
+        prompt: >-
+            What do the
+            three ZeRO stages shard?
+        key_points: [stage 3 shards the parameters]
+# trailing comment at the end
+"""
+
+
+@pytest.fixture
+def odd_bank(tmp_path):
+    root = tmp_path / "odd"
+    write(root / "questions" / "parallelism.yaml", ODD_FORMATTING)
+    write(root / "answers" / "parallelism.yaml", "# my answers\nanswers:\n  - question: dp-vs-mp\n"
+          "    answer: short one   # inline\n  - question: zero-stages\n    source: model\n    answer: >\n"
+          "      Stage 1 optimizer states, stage 2 gradients,\n      stage 3 parameters.\n")
+    return root
+
+
+def _load(root):
+    return load_bank(BankLocation(root, "option"))
+
+
+def test_add_appends_a_block_and_keeps_every_other_byte(run, odd_bank):
+    path = odd_bank / "questions" / "parallelism.yaml"
+    before = path.read_text()
+    result = run("add", "--category", "parallelism", "--prompt", "What does NCCL's ring all-reduce cost?",
+                 "--key-point", "each GPU sends 2(N-1)/N of the data | bandwidth optimal",
+                 "--key-point", "latency grows with the number of GPUs", "--tag", "nccl", "--json", bank=odd_bank)
+    assert result.exit_code == 0, result.output
+    change = json.loads(result.output)
+    assert change["id"] == "nccl-s-ring-all-reduce-cost"
+    after = path.read_text()
+    assert after.startswith(before)  # nothing before the new block moved by a byte
+    added = yaml.safe_load(after)["questions"][-1]
+    assert added["key_points"][0] == {"text": "each GPU sends 2(N-1)/N of the data", "aliases": ["bandwidth optimal"]}
+    assert _load(odd_bank).questions[change["id"]].tags == ("nccl",)
+
+
+def test_add_creates_a_new_category_file(run, odd_bank):
+    result = run("add", "-c", "inference", "-p", "What is continuous batching?", "-k", "requests join a running batch",
+                 bank=odd_bank)
+    assert result.exit_code == 0, result.output
+    bank = _load(odd_bank)
+    assert bank.categories["inference"].file.name == "inference.yaml"
+    assert bank.category_of["continuous-batching"] == "inference"
+
+
+@pytest.mark.parametrize("name", ["../evil", "a/b", "..", "con", "Upper", "with space", "x.yaml", ""])
+def test_unsafe_category_names_are_refused(run, odd_bank, name):
+    result = run("add", "--category", name, "--prompt", "Anything?", bank=odd_bank)
+    assert result.exit_code == 1
+    assert "not a safe name" in result.output or "reserved" in result.output
+    assert sorted(p.name for p in (odd_bank / "questions").iterdir()) == ["parallelism.yaml"]
+    assert not (odd_bank.parent / "evil.yaml").exists()
+
+
+def test_add_that_would_break_the_bank_writes_nothing(run, odd_bank):
+    path = odd_bank / "questions" / "parallelism.yaml"
+    before = path.read_bytes()
+    result = run("add", "-c", "parallelism", "-p", "Deeper?", "--follow-up", "no-such-id", bank=odd_bank)
+    assert result.exit_code == 2
+    assert "follow-up 'no-such-id' is not a question id" in result.output
+    assert path.read_bytes() == before
+
+
+def test_add_duplicate_id_is_refused(run, odd_bank):
+    result = run("add", "-c", "parallelism", "-p", "Again?", "--id", "dp-vs-mp", bank=odd_bank)
+    assert result.exit_code == 1 and "already used" in result.output
+
+
+def test_add_interactive_prompts(run, odd_bank, monkeypatch):
+    monkeypatch.setattr("prep.commands.author_cmds._interactive", lambda: True)
+    script = "par\nWhy does pipeline parallelism have bubbles?\nstages wait for micro-batches | idle stages\n\n" \
+             "bubbles disappear with one micro-batch\n\npipeline, pp\n3\n90\n"
+    result = run("add", input=script, bank=odd_bank)
+    assert result.exit_code == 0, result.output
+    question = _load(odd_bank).questions["pipeline-parallelism-have-bubbles"]
+    assert question.key_points[0].aliases == ("idle stages",)
+    assert question.pitfalls[0].text == "bubbles disappear with one micro-batch"
+    assert (question.tags, question.difficulty, question.target_seconds) == (("pipeline", "pp"), 3, 90)
+
+
+def test_answer_replaces_only_the_answer(run, odd_bank):
+    path = odd_bank / "answers" / "parallelism.yaml"
+    result = run("answer", "dp-vs-mp", "--text", "Line one.\nLine two: with a colon.", bank=odd_bank)
+    assert result.exit_code == 0, result.output
+    text = path.read_text()
+    assert text.startswith("# my answers\nanswers:\n  - question: dp-vs-mp\n    answer: |\n")
+    assert "  - question: zero-stages\n    source: model\n" in text
+    assert _load(odd_bank).answer_text("dp-vs-mp") == "Line one.\nLine two: with a colon."
+
+
+def test_answer_replacing_a_model_answer_marks_it_own(run, odd_bank):
+    run("answer", "zero-stages", "--text", "My own words.", bank=odd_bank)
+    answer = _load(odd_bank).answers["zero-stages"]
+    assert (answer.answer, answer.source) == ("My own words.", "own")
+
+
+def test_answer_for_unanswered_question_creates_the_entry(run, bank_dir):
+    result = run("answer", "zero-stages", "--text", "Optimizer states, then gradients, then parameters.")
+    assert result.exit_code == 0, result.output
+    assert _load(bank_dir).answer_text("zero-stages").startswith("Optimizer states")
+    assert (bank_dir / "answers" / "parallelism.yaml").exists()
+
+
+def test_answer_in_editor(run, odd_bank, tmp_path):
+    editor = tmp_path / "ed.py"
+    editor.write_text("import sys\np = sys.argv[-1]\nopen(p, 'a').write('\\nTyped in the editor.')\n")
+    env = {"EDITOR": f"{sys.executable} {editor}"}
+    result = run("answer", "zero-stages", bank=odd_bank, env=env)
+    assert result.exit_code == 0, result.output
+    assert _load(odd_bank).answer_text("zero-stages").endswith("Typed in the editor.")
+
+
+def _editor(tmp_path, name, body):
+    script = tmp_path / name
+    script.write_text("import sys, pathlib\npath = pathlib.Path(sys.argv[-1])\n" + body)
+    return f"{sys.executable} {script}"
+
+
+def test_edit_valid_change(run, odd_bank, tmp_path):
+    env = {"EDITOR": _editor(tmp_path, "ok.py", "path.write_text(path.read_text().replace('indented by four', 'x'))\n")}
+    result = run("edit", "dp-vs-mp", bank=odd_bank, env=env)
+    assert result.exit_code == 0 and "the bank is valid" in result.output
+
+
+def test_edit_invalid_then_revert(run, odd_bank, tmp_path):
+    path = odd_bank / "questions" / "parallelism.yaml"
+    before = path.read_bytes()
+    env = {"EDITOR": _editor(tmp_path, "bad.py", "path.write_text(path.read_text().replace('prompt:', 'promt:', 1))\n")}
+    result = run("edit", "dp-vs-mp", input="r\n", bank=odd_bank, env=env)
+    assert "unknown field 'promt'; did you mean 'prompt'?" in result.output
+    assert "reverted" in result.output
+    assert path.read_bytes() == before
+
+
+def test_edit_invalid_then_fix(run, odd_bank, tmp_path):
+    # The fake editor breaks the file on its first run and repairs it on the second.
+    body = (
+        "marker = path.with_suffix('.once')\n"
+        "text = path.read_text()\n"
+        "if marker.exists():\n    path.write_text(text.replace('promt:', 'prompt:', 1))\n"
+        "else:\n    marker.write_text('x'); path.write_text(text.replace('prompt:', 'promt:', 1))\n"
+    )
+    env = {"EDITOR": _editor(tmp_path, "fix.py", body)}
+    result = run("edit", "dp-vs-mp", input="\n", bank=odd_bank, env=env)  # Enter = edit again
+    assert result.exit_code == 0
+    assert "the bank is valid" in result.output
+    _load(odd_bank)
+
+
+def test_edit_invalid_then_keep(run, odd_bank, tmp_path):
+    env = {"EDITOR": _editor(tmp_path, "keep.py", "path.write_text(path.read_text().replace('prompt:', 'promt:', 1))\n")}
+    result = run("edit", "dp-vs-mp", input="k\n", bank=odd_bank, env=env)
+    assert result.exit_code == 2
+    assert "promt" in (odd_bank / "questions" / "parallelism.yaml").read_text()
+
+
+def test_edit_passes_the_line_to_editors_that_take_it(tmp_path, monkeypatch):
+    from prep import editing
+
+    calls = []
+    monkeypatch.setenv("EDITOR", "vim")
+    monkeypatch.setattr(editing.subprocess, "call", lambda argv: calls.append(argv) or 0)
+    editing.open_editor(tmp_path / "f.yaml", 12)
+    assert calls == [["vim", "+12", str(tmp_path / "f.yaml")]]
+
+
+def test_mv_renames_everywhere_including_history(run, odd_bank, state_file):
+    env = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
+    run("drill", "--limit", "1", input="every GPU holds a full replica\n\n3\nn\n", bank=odd_bank, env=env)
+    result = run("mv", "dp-vs-mp", "data-vs-model-parallelism", "--json", bank=odd_bank)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["reviews_moved"] == 1
+    bank = _load(odd_bank)
+    assert "data-vs-model-parallelism" in bank.questions and "dp-vs-mp" not in bank.questions
+    assert bank.answer_text("data-vs-model-parallelism") == "short one"
+    db = sqlite3.connect(state_file)
+    assert db.execute("SELECT DISTINCT question_id FROM reviews").fetchall() == [("data-vs-model-parallelism",)]
+    assert db.execute("SELECT question_id FROM cards").fetchall() == [("data-vs-model-parallelism",)]
+    text = (odd_bank / "questions" / "parallelism.yaml").read_text()
+    assert "id: data-vs-model-parallelism     # indented by four" in text
+
+
+def test_mv_updates_follow_up_references(run, odd_bank):
+    result = run("mv", "zero-stages", "zero-sharding", bank=odd_bank)
+    assert result.exit_code == 0, result.output
+    assert _load(odd_bank).questions["dp-vs-mp"].follow_ups == ("zero-sharding",)
+
+
+def test_mv_to_a_taken_id_is_refused(run, odd_bank):
+    result = run("mv", "zero-stages", "dp-vs-mp", bank=odd_bank)
+    assert result.exit_code == 1 and "already used" in result.output
+
+
+def test_rm_removes_question_answer_and_follow_ups(run, odd_bank, state_file):
+    env = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
+    run("drill", "--cram", "--limit", "1", input="x\n\nq\n", bank=odd_bank, env=env)
+    result = run("rm", "zero-stages", "--yes", bank=odd_bank)
+    assert result.exit_code == 0, result.output
+    bank = _load(odd_bank)
+    assert "zero-stages" not in bank.questions and "zero-stages" not in bank.answers
+    assert bank.questions["dp-vs-mp"].follow_ups == ()
+    text = (odd_bank / "questions" / "parallelism.yaml").read_text()
+    assert "# trailing comment at the end" in text and "# a comment between items" in text
+
+
+def test_rm_needs_confirmation(run, odd_bank):
+    assert run("rm", "zero-stages", bank=odd_bank).exit_code == 1
+    assert "zero-stages" in _load(odd_bank).questions
+
+
+def test_interrupted_write_leaves_the_original(tmp_path, monkeypatch):
+    path = tmp_path / "f.yaml"
+    path.write_text("original\n")
+    monkeypatch.setattr(yamledit.os, "replace", mock.Mock(side_effect=KeyboardInterrupt))
+    with pytest.raises(KeyboardInterrupt):
+        yamledit.atomic_write(path, "new text\n")
+    assert path.read_text() == "original\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["f.yaml"]  # no temp file left behind
+
+
+def test_exception_during_add_leaves_the_bank_unchanged(run, odd_bank, monkeypatch):
+    path = odd_bank / "questions" / "parallelism.yaml"
+    before = path.read_bytes()
+
+    def crash(handle_fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(yamledit.os, "fsync", crash)
+    result = run("add", "-c", "parallelism", "-p", "Crash?", bank=odd_bank)
+    assert result.exit_code != 0
+    assert path.read_bytes() == before
