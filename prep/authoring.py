@@ -318,3 +318,68 @@ def _item_removal(text: str, seq: yaml.SequenceNode, index: int) -> Edit:
         raise UsageError("cannot remove an item from a [flow, list] of questions; edit the file by hand")
     start, end = sequence_item_span(text, seq, index)
     return Edit(start, end, "")
+
+
+@dataclass
+class ImportResult:
+    added: list[str] = field(default_factory=list)
+    skipped: list[tuple[int, str]] = field(default_factory=list)  # (line, reason)
+    files: list[Path] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"added": self.added, "skipped": [{"line": line, "reason": why} for line, why in self.skipped],
+                "files": [display_path(p) for p in self.files]}
+
+
+def import_rows(location: BankLocation, bank: Bank, rows: list, category: str) -> ImportResult:  # type: ignore[type-arg]
+    """Append imported rows as questions of *category* (and their answers), the way `add` does.
+
+    Ids are generated from prompts; a prompt already in the bank (or earlier in the file) is
+    reported and skipped. Everything is validated together and written once.
+    """
+    check_category_name(category)
+    result = ImportResult()
+    seen = {_prompt_key(q.prompt) for q in bank.questions.values()}
+    taken = set(bank.questions)
+    existing = bank.categories.get(category)
+    qpath = existing.file if existing else location.questions / f"{category}.yaml"
+    apath = location.answers / f"{category}.yaml"
+    qtext = _read(qpath) if existing else dump({"category": category, "title": category.replace("-", " ").capitalize()})
+    atext = _read(apath)
+    for row in rows:
+        key = _prompt_key(row.prompt)
+        if not key:
+            result.skipped.append((row.line, "empty prompt"))
+            continue
+        if key in seen:
+            result.skipped.append((row.line, f"duplicate prompt: {row.prompt[:60]}"))
+            continue
+        seen.add(key)
+        qid = make_id(row.prompt, taken, row.id if row.id and row.id not in taken else None)
+        taken.add(qid)
+        item: dict[str, Any] = {"id": qid, "prompt": row.prompt, "kind": row.kind, "difficulty": row.difficulty}
+        if row.tags:
+            item["tags"] = list(row.tags)
+        item["target_seconds"] = row.target_seconds
+        if row.key_points:
+            item["key_points"] = _claims(row.key_points)
+        if row.pitfalls:
+            item["pitfalls"] = _claims(row.pitfalls)
+        qtext = append_to_sequence(qtext, "questions", item)
+        if row.answer:
+            atext = append_to_sequence(atext, "answers", {"question": qid, "answer": row.answer.strip() + "\n"})
+        result.added.append(qid)
+    if not result.added:
+        return result
+    texts: dict[Path, str | None] = {qpath: qtext}
+    if atext != _read(apath):
+        texts[apath] = atext
+    location.answers.mkdir(parents=True, exist_ok=True)
+    _validate(location, texts)
+    _write_all(texts)
+    result.files = list(texts)
+    return result
+
+
+def _prompt_key(prompt: str) -> str:
+    return " ".join(re.findall(r"\w+", prompt.casefold()))

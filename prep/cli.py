@@ -15,7 +15,7 @@ import typer
 from typer.core import TyperGroup
 
 from . import __version__
-from .commands import author_cmds, bank_cmds, drill_cmds, grade_cmds
+from .commands import author_cmds, bank_cmds, drill_cmds, export_cmds, grade_cmds
 from .context import AppContext
 from .errors import EXIT_ERROR, EXIT_INTERRUPTED, PrepError
 
@@ -137,6 +137,7 @@ bank_cmds.register(app)
 grade_cmds.register(app)
 drill_cmds.register(app)
 author_cmds.register(app)
+export_cmds.register(app)
 
 
 def main() -> None:

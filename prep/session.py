@@ -67,15 +67,7 @@ def build_queue(
     rng = rng or random.Random()
     wanted = {q.id for q in questions}
     if cram:
-        cards = store.cards()
-
-        def weakness(q: Question) -> tuple:
-            card = cards.get(q.id)
-            if card is None:
-                return (1, 0.0, 0)
-            return (0, scheduler.retrievability(card, now), -card.lapses)
-
-        ordered = sorted(questions, key=weakness)
+        ordered = weakest_first(questions, store.cards(), scheduler, now)
         if shuffle:
             rng.shuffle(ordered)
         items = [QueueItem(q.id, "cram") for q in ordered]
@@ -90,6 +82,20 @@ def build_queue(
         rng.shuffle(fresh)
     items = due + [QueueItem(qid, "new") for qid in fresh[:budget]]
     return items[:limit] if limit else items
+
+
+def weakest_first(
+    questions: Sequence[Question], cards: dict[str, CardState], scheduler: Scheduler, now: datetime
+) -> list[Question]:
+    """Reviewed questions by lowest recall probability now, then most lapses; unseen ones last."""
+
+    def weakness(q: Question) -> tuple:
+        card = cards.get(q.id)
+        if card is None:
+            return (1, 0.0, 0)
+        return (0, scheduler.retrievability(card, now), -card.lapses)
+
+    return sorted(questions, key=weakness)
 
 
 def mock_queue(questions: Sequence[Question], bank: Bank, count: int, rng: random.Random) -> list[QueueItem]:

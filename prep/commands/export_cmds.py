@@ -1,0 +1,148 @@
+"""`prep export cram|anki|csv` and `prep import`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..context import AppContext
+from ..errors import UsageError, display_path
+from .bank_cmds import CategoryOption, KindOption, TagOption, emit_json
+
+export_app = typer.Typer(
+    help="Write the bank out: a markdown cram sheet, an Anki deck, or CSV.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+OutputOption = Annotated[
+    Optional[Path], typer.Option("--output", "-o", help="File to write (default: standard output).",
+                                 show_default=False)
+]
+
+
+def _selected(app: AppContext, category, tag, kind):  # type: ignore[no-untyped-def]
+    from .. import query
+
+    bank = app.bank()
+    return bank, query.select(bank, categories=category or (), tags=tag or (), kinds=kind or ())
+
+
+def _write(text: str, output: Path | None) -> None:
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    from ..yamledit import atomic_write
+
+    output.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(output, text)
+    typer.echo(f"wrote {display_path(output)}", err=True)
+
+
+@export_app.command("cram")
+def cram(
+    ctx: typer.Context,
+    output: OutputOption = None,
+    category: CategoryOption = None,
+    tag: TagOption = None,
+    kind: KindOption = None,
+    weakest: Annotated[Optional[int], typer.Option("--weakest", min=1, help="Only the N weakest questions "
+                       "(lowest recall probability, most lapses), weakest first.", show_default=False)] = None,
+    due: Annotated[bool, typer.Option("--due", help="Only questions due now.")] = False,
+    questions_only: Annotated[bool, typer.Option("--questions-only", help="A practice sheet: prompts only, "
+                              "no key points or answers.")] = False,
+    ask: Annotated[bool, typer.Option("--ask", help="Put the questions to ask the interviewer in a final "
+                   "section.")] = False,
+) -> None:
+    """A markdown cram sheet: contents, a section per category, key points, answers, pitfalls."""
+    from .. import clock
+    from ..export import CramOptions, cram_sheet
+
+    app: AppContext = ctx.obj
+    bank, questions = _selected(app, category, tag, kind)
+    now = clock.now()
+    if weakest is not None or due:
+        from ..scheduler import Scheduler
+        from ..session import weakest_first
+        from ..store import Store
+        from .drill_cmds import _setup
+
+        settings, store, scheduler = _setup(app)
+        with store:
+            if due:
+                due_ids = {qid for qid, _ in store.due_ids(now)}
+                questions = [q for q in questions if q.id in due_ids]
+            if weakest is not None:
+                questions = weakest_first(questions, store.cards(), scheduler, now)[:weakest]
+    _write(cram_sheet(bank, questions, now, CramOptions(questions_only=questions_only, ask_section=ask)), output)
+
+
+@export_app.command("anki")
+def anki(
+    ctx: typer.Context,
+    output: Annotated[Path, typer.Option("--output", "-o", help="The .apkg file to write.")],
+    category: CategoryOption = None,
+    tag: TagOption = None,
+    kind: KindOption = None,
+) -> None:
+    """An Anki package (.apkg): a deck per category under 'prep'; re-importing updates notes."""
+    from ..export import anki_package
+
+    app: AppContext = ctx.obj
+    if output.suffix != ".apkg":
+        raise UsageError(f"{output}: Anki packages end in .apkg")
+    bank, questions = _selected(app, category, tag, kind)
+    count = anki_package(bank, questions, output)
+    typer.echo(f"wrote {count} notes to {display_path(output)}")
+
+
+@export_app.command("csv")
+def csv_export(
+    ctx: typer.Context,
+    output: OutputOption = None,
+    category: CategoryOption = None,
+    tag: TagOption = None,
+    kind: KindOption = None,
+    tsv: Annotated[bool, typer.Option("--tsv", help="Tab-separated instead of comma-separated.")] = False,
+) -> None:
+    """CSV with a header row: id, category, prompt, key_points, pitfalls, answer, tags, ...
+
+    Key points and pitfalls are joined with ' ;; ', aliases with ' | ', so `prep import` reads it back.
+    """
+    from ..export import to_csv
+
+    app: AppContext = ctx.obj
+    bank, questions = _selected(app, category, tag, kind)
+    _write(to_csv(bank, questions, "\t" if tsv else ","), output)
+
+
+def import_file(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(help="CSV/TSV with a header row (as `prep export csv` writes), or "
+                                               "Anki's 'Notes in Plain Text' export.")],
+    category: Annotated[str, typer.Option("--category", "-c", help="Category to add the questions to "
+                                          "(created if new).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print what was added and skipped as JSON.")] = False,
+) -> None:
+    """Import questions, appended to a category file the way `prep add` writes them."""
+    from ..authoring import import_rows
+    from ..export import parse_import
+
+    app: AppContext = ctx.obj
+    if not file.is_file():
+        raise UsageError(f"no such file: {file}")
+    rows = parse_import(file)
+    result = import_rows(app.bank_location(), app.bank(), rows, category)
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    typer.echo(f"added {len(result.added)} question(s) to {category}")
+    for line, reason in result.skipped:
+        typer.echo(f"{display_path(file)}:{line}: skipped: {reason}", err=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(export_app, name="export")
+    app.command("import")(import_file)

@@ -1,0 +1,295 @@
+"""Exports: a markdown cram sheet, an Anki package, CSV; and the CSV/Anki-text import parser.
+
+Everything here returns text or writes the one file asked for; nothing prints.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import html
+import io
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from .bank import Bank
+from .errors import InvalidInput, Problem, UsageError, display_path
+from .models import Question
+
+# --- markdown ------------------------------------------------------------------------------
+
+_INLINE_SPECIAL = re.compile(r"([\\`*_\[\]{}()#+!|~])")
+_LINE_START_SPECIAL = re.compile(r"^(\s*)([-=>:]|\d+[.)])")
+
+
+def md_text(text: str) -> str:
+    """Text from the YAML, made inert in markdown: no HTML, no emphasis, no structure."""
+    escaped = html.escape(text, quote=False)
+    escaped = _INLINE_SPECIAL.sub(r"\\\1", escaped)
+    lines = [_LINE_START_SPECIAL.sub(lambda m: m.group(1) + "\\" + m.group(2), line) for line in escaped.splitlines()]
+    return "\n".join(lines)
+
+
+def md_inline(text: str) -> str:
+    """md_text on one line: line breaks become spaces (headings, table cells, list items)."""
+    return md_text(" ".join(text.split()))
+
+
+def anchor(question_id: str) -> str:
+    return f"q-{question_id}"
+
+
+@dataclass(frozen=True)
+class CramOptions:
+    questions_only: bool = False
+    ask_section: bool = False
+    title: str = "Interview cram sheet"
+
+
+def cram_sheet(bank: Bank, questions: Sequence[Question], now: datetime, options: CramOptions = CramOptions()) -> str:
+    """The markdown cram sheet: title, date, table of contents, a section per category.
+
+    *questions* come in the order to print (e.g. weakest first); categories appear in the order
+    of their first question. Questions of kind 'ask' go to a final section with ``ask_section``.
+    """
+    main = [q for q in questions if not (options.ask_section and q.kind == "ask")]
+    asks = [q for q in questions if options.ask_section and q.kind == "ask"]
+    groups: dict[str, list[Question]] = {}
+    for q in main:
+        groups.setdefault(bank.category_of[q.id], []).append(q)
+
+    out: list[str] = [f"# {md_inline(options.title)}", "", f"_{now.astimezone().strftime('%A %d %B %Y')}_ · "
+                      f"{len(questions)} question{'s' if len(questions) != 1 else ''}", ""]
+    out += ["## Contents", ""]
+    for category_id, items in groups.items():
+        out.append(f"- [{md_inline(bank.categories[category_id].title)}](#{_category_anchor(category_id)})")
+        out += [f"  - [{md_inline(q.prompt)}](#{anchor(q.id)})" for q in items]
+    if asks:
+        out.append("- [Questions to ask](#questions-to-ask)")
+    out.append("")
+    for category_id, items in groups.items():
+        category = bank.categories[category_id]
+        out += [f'<a id="{_category_anchor(category_id)}"></a>', "", f"## {md_inline(category.title)}", ""]
+        for q in items:
+            out += _question_block(bank, q, options)
+    if asks:
+        out += ['<a id="questions-to-ask"></a>', "", "## Questions to ask", ""]
+        for q in asks:
+            answer = bank.answer_text(q.id)
+            out.append(f"- {md_inline(answer if answer and not options.questions_only else q.prompt)}")
+        out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _category_anchor(category_id: str) -> str:
+    return f"category-{category_id}"
+
+
+def _question_block(bank: Bank, q: Question, options: CramOptions) -> list[str]:
+    out = [f'<a id="{anchor(q.id)}"></a>', "", f"### {md_inline(q.prompt)}", ""]
+    out += [f"`{q.id}` · {q.kind} · difficulty {q.difficulty} · {q.target_seconds}s", ""]
+    if options.questions_only:
+        return out
+    if q.key_points:
+        out += [f"- {md_inline(k.text)}" for k in q.key_points] + [""]
+    answer = bank.answer_text(q.id)
+    if answer:
+        out += ["> " + line if line else ">" for line in md_text(answer).splitlines()] + [""]
+    if q.follow_ups:
+        links = [f"[{md_inline(bank.questions[f].prompt)}](#{anchor(f)})" if f in bank.questions else md_inline(f)
+                 for f in q.follow_ups]
+        out += ["Follow-ups: " + "; ".join(links), ""]
+    if q.pitfalls:
+        out += ["**Don't say:**", ""] + [f"- {md_inline(p.text)}" for p in q.pitfalls] + [""]
+    return out
+
+
+# --- Anki ----------------------------------------------------------------------------------
+
+ANKI_ROOT_DECK = "prep"
+
+
+def _stable_id(name: str) -> int:
+    """Anki ids must be stable across exports so re-imports update instead of duplicating."""
+    return int(hashlib.sha256(name.encode()).hexdigest()[:12], 16) % (1 << 31) + (1 << 30)
+
+
+def anki_package(bank: Bank, questions: Sequence[Question], path: Path) -> int:
+    """Write an .apkg: one subdeck per category under 'prep', GUIDs from question ids."""
+    import genanki
+
+    model = genanki.Model(
+        _stable_id("prep-question-model-v1"),
+        "prep question",
+        fields=[{"name": "Prompt"}, {"name": "KeyPoints"}, {"name": "Answer"}, {"name": "Pitfalls"},
+                {"name": "Id"}],
+        templates=[{
+            "name": "Recall",
+            "qfmt": "<div class=prompt>{{Prompt}}</div>",
+            "afmt": "{{FrontSide}}<hr id=answer>{{KeyPoints}}"
+                    "{{#Answer}}<div class=answer>{{Answer}}</div>{{/Answer}}"
+                    "{{#Pitfalls}}<div class=pitfalls><b>Don't say:</b>{{Pitfalls}}</div>{{/Pitfalls}}",
+        }],
+        css=".card{font-family:sans-serif;font-size:18px;text-align:left}.pitfalls{color:#a33}",
+    )
+    decks: dict[str, genanki.Deck] = {}
+    for q in questions:
+        category = bank.category(q.id)
+        name = f"{ANKI_ROOT_DECK}::{category.title}"
+        deck = decks.get(name)
+        if deck is None:
+            deck = decks[name] = genanki.Deck(_stable_id(f"deck:{category.id}"), name)
+        deck.add_note(genanki.Note(
+            model=model,
+            fields=[
+                _html(q.prompt),
+                _html_list([k.text for k in q.key_points]),
+                _html(bank.answer_text(q.id) or ""),
+                _html_list([p.text for p in q.pitfalls]),
+                q.id,
+            ],
+            tags=[_anki_tag(t) for t in (category.id, *q.tags)],
+            guid=genanki.guid_for("prep", q.id),
+        ))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    genanki.Package(list(decks.values())).write_to_file(str(path))
+    return len(questions)
+
+
+def _html(text: str) -> str:
+    return html.escape(text).replace("\n\n", "<br><br>").replace("\n", " ")
+
+
+def _html_list(items: list[str]) -> str:
+    return "<ul>" + "".join(f"<li>{html.escape(i)}</li>" for i in items) + "</ul>" if items else ""
+
+
+def _anki_tag(tag: str) -> str:
+    return re.sub(r"\s+", "_", tag.strip())
+
+
+# --- CSV -----------------------------------------------------------------------------------
+
+CSV_COLUMNS = ("id", "category", "prompt", "key_points", "pitfalls", "answer", "tags", "kind", "difficulty",
+               "target_seconds")
+LIST_SEPARATOR = " ;; "  # inside a cell: key points, pitfalls; aliases follow " | " within an item
+
+
+def to_csv(bank: Bank, questions: Sequence[Question], delimiter: str = ",") -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for q in questions:
+        writer.writerow([
+            q.id,
+            bank.category_of[q.id],
+            q.prompt,
+            LIST_SEPARATOR.join(" | ".join(k.phrasings) for k in q.key_points),
+            LIST_SEPARATOR.join(" | ".join(p.phrasings) for p in q.pitfalls),
+            bank.answer_text(q.id) or "",
+            " ".join(q.tags),
+            q.kind,
+            q.difficulty,
+            q.target_seconds,
+        ])
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True)
+class ImportRow:
+    line: int
+    prompt: str
+    key_points: list[str]
+    pitfalls: list[str]
+    answer: str
+    tags: list[str]
+    kind: str = "technical"
+    difficulty: int = 2
+    target_seconds: int = 60
+    id: str | None = None
+
+
+def parse_import(path: Path) -> list[ImportRow]:
+    """Rows of a CSV/TSV file with a header, or of Anki's "Notes in Plain Text" export."""
+    display = display_path(path)
+    try:
+        raw = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{display}: cannot read: {exc}") from None
+    lines = raw.splitlines(keepends=True)
+    headers: dict[str, str] = {}
+    skipped = 0
+    while skipped < len(lines) and lines[skipped].startswith("#") and ":" in lines[skipped]:
+        key, _, value = lines[skipped][1:].strip().partition(":")
+        headers[key.strip().lower()] = value.strip()
+        skipped += 1
+    body = "".join(lines[skipped:])
+    anki = bool(headers)
+    delimiter = _delimiter(headers.get("separator"), body, path)
+    reader = csv.reader(io.StringIO(body), delimiter=delimiter)
+    rows = list(reader)
+    problems: list[Problem] = []
+    result: list[ImportRow] = []
+    if anki:
+        is_html = headers.get("html", "false").lower() == "true"
+        tags_column = int(headers["tags column"]) - 1 if headers.get("tags column", "").isdigit() else None
+        for offset, row in enumerate(rows):
+            line = skipped + offset + 1
+            if not any(cell.strip() for cell in row):
+                continue
+            if len(row) < 2:
+                problems.append(Problem(display, line, 1, "expected at least a front and a back field"))
+                continue
+            clean = [_strip_html(c) if is_html else c for c in row]
+            tags = clean[tags_column].split() if tags_column is not None and tags_column < len(clean) else []
+            result.append(ImportRow(line, clean[0].strip(), [], [], clean[1].strip(), tags))
+    else:
+        if not rows:
+            raise UsageError(f"{display}: the file is empty")
+        header = [h.strip().lower() for h in rows[0]]
+        if "prompt" not in header:
+            raise UsageError(f"{display}:1: a header row with a 'prompt' column is required "
+                             f"(columns: {', '.join(CSV_COLUMNS)})")
+        col = {name: header.index(name) for name in header}
+        for offset, row in enumerate(rows[1:], start=2):
+            if not any(cell.strip() for cell in row):
+                continue
+
+            def cell(name: str, default: str = "") -> str:
+                i = col.get(name)
+                return row[i].strip() if i is not None and i < len(row) else default
+
+            try:
+                difficulty = int(cell("difficulty", "2") or 2)
+                target = int(cell("target_seconds", "60") or 60)
+            except ValueError:
+                problems.append(Problem(display, offset, 1, "difficulty and target_seconds must be whole numbers"))
+                continue
+            result.append(ImportRow(
+                offset, cell("prompt"),
+                [k for k in cell("key_points").split(LIST_SEPARATOR.strip()) if k.strip()],
+                [p for p in cell("pitfalls").split(LIST_SEPARATOR.strip()) if p.strip()],
+                cell("answer"), cell("tags").split(), cell("kind", "technical") or "technical", difficulty, target,
+                cell("id") or None,
+            ))
+    if problems:
+        raise InvalidInput(problems)
+    return result
+
+
+def _delimiter(declared: str | None, body: str, path: Path) -> str:
+    names = {"tab": "\t", "comma": ",", "semicolon": ";", "pipe": "|", "space": " ", "colon": ":"}
+    if declared:
+        return names.get(declared.lower(), declared[:1])
+    if path.suffix.lower() in (".tsv", ".tab"):
+        return "\t"
+    first = body.split("\n", 1)[0]
+    return "\t" if first.count("\t") > first.count(",") else ","
+
+
+def _strip_html(text: str) -> str:
+    text = re.sub(r"(?i)<br\s*/?>|</(p|div|li)>", "\n", text)
+    return html.unescape(re.sub(r"<[^>]+>", "", text)).strip()

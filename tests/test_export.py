@@ -1,0 +1,214 @@
+"""Exports checked against real parsers: markdown-it for the cram sheet, Anki's own backend for .apkg."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import datetime, timezone
+
+import pytest
+from markdown_it import MarkdownIt
+
+from prep.bank import load_bank
+from prep.export import cram_sheet, md_inline, parse_import, to_csv
+from prep.paths import BankLocation
+
+from .conftest import write
+
+NOW = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+
+NASTY = """\
+category: nasty
+title: "Nasty | titles # and <b>tags</b>"
+questions:
+  - id: nasty-one
+    prompt: "# Not a heading | not a cell <script>alert(1)</script> `code` *stars* [link](http://x)"
+    key_points:
+      - "---"
+      - "1. not a list item"
+      - "> not a quote"
+    pitfalls: ["<img src=x onerror=alert(1)>"]
+    follow_ups: [nasty-two]
+  - id: nasty-two
+    prompt: Plain follow-up?
+    kind: ask
+"""
+NASTY_ANSWERS = """\
+answers:
+  - question: nasty-one
+    answer: |
+      First line.
+      ---
+      # still not a heading
+      <script>evil()</script>
+"""
+
+
+@pytest.fixture
+def nasty_bank(tmp_path):
+    root = tmp_path / "nasty"
+    write(root / "questions" / "nasty.yaml", NASTY)
+    write(root / "answers" / "nasty.yaml", NASTY_ANSWERS)
+    return load_bank(BankLocation(root, "option"))
+
+
+def _tokens(markdown: str):
+    return MarkdownIt("commonmark").parse(markdown)
+
+
+def _inline_texts(tokens, tag):
+    texts, inside = [], False
+    for t in tokens:
+        if t.type == f"{tag}_open" if tag != "h" else t.type == "heading_open":
+            inside = t.tag if tag == "h" else True
+        elif t.type == "inline" and inside:
+            texts.append((inside, t.content))
+            inside = False
+    return texts
+
+
+def test_cram_sheet_structure(bank_dir):
+    bank = load_bank(BankLocation(bank_dir, "option"))
+    md = cram_sheet(bank, list(bank.questions.values()), NOW)
+    tokens = _tokens(md)
+    headings = [(t.tag, tokens[i + 1].content) for i, t in enumerate(tokens) if t.type == "heading_open"]
+    assert headings[0] == ("h1", "Interview cram sheet")
+    assert ("h2", "Contents") in headings
+    assert ("h2", "Parallelism") in headings and ("h2", "Behavioral") in headings
+    assert ("h3", "What do the three ZeRO stages shard?") in headings
+    # Every link in the contents points at an anchor that exists in the document.
+    html = MarkdownIt("commonmark").render(md)
+    links = [c.attrs["href"] for t in tokens if t.type == "inline" for c in (t.children or []) if c.type == "link_open"]
+    assert len(links) >= 6
+    for href in links:
+        assert href.startswith("#") and f'id="{href[1:]}"' in html, href
+    # Key points are a real bullet list, the answer a real blockquote, pitfalls under "Don't say".
+    assert any(t.type == "bullet_list_open" for t in tokens)
+    assert any(t.type == "blockquote_open" for t in tokens)
+    assert "**Don't say:**" in md
+
+
+def test_yaml_text_cannot_break_the_document(nasty_bank):
+    md = cram_sheet(nasty_bank, list(nasty_bank.questions.values()), NOW)
+    tokens = _tokens(md)
+    html = MarkdownIt("commonmark").render(md)
+    assert "<script>" not in html and "<img" not in html
+    headings = [tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open"]
+    assert sum(h.startswith("\\# Not a heading") for h in headings) == 1  # one h3, escaped, not split
+    assert not any(t.type == "hr" for t in tokens)
+    assert not any(t.type == "ordered_list_open" for t in tokens)
+    inline_children = [c for t in tokens if t.type == "inline" for c in (t.children or [])]
+    assert not any(c.type in ("code_inline", "em_open", "strong_open") and "stars" in str(c.content)
+                   for c in inline_children)
+    rendered_h3 = [line for line in html.splitlines() if line.startswith("<h3>")][0]
+    assert "&lt;script&gt;" in rendered_h3 and "*stars*" in rendered_h3 and "`code`" in rendered_h3
+
+
+def test_md_inline_escapes():
+    assert md_inline("a | b") == "a \\| b"
+    assert md_inline("<b>") == "&lt;b&gt;"
+
+
+def test_questions_only_and_ask_section(nasty_bank):
+    md = cram_sheet(nasty_bank, list(nasty_bank.questions.values()), NOW,
+                    __import__("prep.export", fromlist=["CramOptions"]).CramOptions(questions_only=True,
+                                                                                    ask_section=True))
+    assert "First line" not in md and "Don't say" not in md
+    assert "## Questions to ask" in md and "Plain follow-up?" in md.split("## Questions to ask")[1]
+
+
+def test_export_cram_command_to_file(run, tmp_path):
+    out = tmp_path / "sheet.md"
+    result = run("export", "cram", "-o", str(out), "--category", "parallelism")
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    assert "What do the three ZeRO stages shard?" in text and "biggest-failure" not in text
+
+
+def test_export_cram_weakest_first(run, tmp_path):
+    env = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
+    run("drill", "--category", "parallelism", input="nothing\n\n1\nno\n\n1\nstage 1\n\n4\n", env=env)
+    result = run("export", "cram", "--weakest", "2", env={"PREP_NOW": "2026-03-20T09:00:00+00:00"})
+    assert result.exit_code == 0, result.output
+    assert result.output.count("### ") == 2
+    assert "What do the three ZeRO stages shard?" not in result.output  # rated Easy: not weak
+
+
+def test_export_cram_due(run):
+    env = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
+    run("drill", "--category", "parallelism", "--limit", "1", input="nothing\n\n1\nn\n", env=env)
+    result = run("export", "cram", "--due", env={"PREP_NOW": "2026-03-02T10:00:00+00:00"})
+    assert result.output.count("### ") == 1 and "dp-vs-mp" in result.output
+
+
+def test_csv_round_trip(run, tmp_path, bank_dir):
+    exported = run("export", "csv").output
+    rows = list(csv.DictReader(io.StringIO(exported)))
+    assert len(rows) == 4 and rows[0]["key_points"].count(" ;; ") >= 1
+    # Import into a fresh bank, export again: the same questions come back.
+    fresh = tmp_path / "fresh"
+    (fresh / "questions").mkdir(parents=True)
+    path = tmp_path / "all.csv"
+    path.write_text(exported)
+    result = run("import", str(path), "--category", "imported", "--json", bank=fresh)
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(result.output)["added"]) == 4
+    again = list(csv.DictReader(io.StringIO(run("export", "csv", bank=fresh).output)))
+    strip = lambda r: {k: v for k, v in r.items() if k != "category"}  # noqa: E731
+    assert sorted(map(strip, again), key=lambda r: r["id"]) == sorted(map(strip, rows), key=lambda r: r["id"])
+
+
+def test_import_skips_duplicate_prompts(run, tmp_path):
+    path = write(tmp_path / "in.tsv", "prompt\tanswer\nWhat do the three ZeRO stages shard?\tdup\n"
+                                      "What is tensor parallelism?\tSplitting matrices.\n"
+                                      "what is TENSOR parallelism\tdup again\n")
+    result = run("import", str(path), "--category", "parallelism", "--json")
+    data = json.loads(result.output)
+    assert data["added"] == ["tensor-parallelism"]
+    assert [s["line"] for s in data["skipped"]] == [2, 4]
+
+
+def test_import_anki_plain_text(tmp_path):
+    path = write(tmp_path / "notes.txt", "#separator:tab\n#html:true\n#tags column:3\n"
+                                         "What is <b>FSDP</b>?\tShards params, grads<br>and optimizer state\tdistributed fsdp\n")
+    [row] = parse_import(path)
+    assert (row.prompt, row.answer, row.tags) == ("What is FSDP?", "Shards params, grads\nand optimizer state",
+                                                  ["distributed", "fsdp"])
+    assert row.line == 4
+
+
+def test_import_needs_a_prompt_column(run, tmp_path):
+    path = write(tmp_path / "bad.csv", "question,answer\nx,y\n")
+    result = run("import", str(path), "--category", "x")
+    assert result.exit_code == 1 and "'prompt' column" in result.output
+
+
+def test_anki_package_imports_into_real_anki_without_duplicates(run, tmp_path, bank_dir):
+    from anki.collection import Collection, ImportAnkiPackageRequest
+
+    apkg = tmp_path / "deck.apkg"
+    assert run("export", "anki", "-o", str(apkg)).exit_code == 0
+    col = Collection(str(tmp_path / "collection.anki2"))
+    try:
+        col.import_anki_package(ImportAnkiPackageRequest(package_path=str(apkg)))
+        assert col.note_count() == 4
+        deck_names = {d.name for d in col.decks.all_names_and_ids()}
+        assert {"prep", "prep::Parallelism", "prep::Behavioral"} <= deck_names
+        [nid] = col.find_notes("Id:dp-vs-mp")
+        note = col.get_note(nid)
+        assert "data parallelism" in note["Prompt"]
+        assert "all-reduce" in note["KeyPoints"]
+        assert set(note.tags) >= {"parallelism", "distributed", "ddp"}
+        # Edit the question, export again, import again: updated in place, not duplicated.
+        path = bank_dir / "questions" / "parallelism.yaml"
+        path.write_text(path.read_text().replace("What is the difference between", "Contrast"))
+        import time
+
+        time.sleep(1.1)  # Anki updates notes whose modification time is newer
+        assert run("export", "anki", "-o", str(apkg)).exit_code == 0
+        col.import_anki_package(ImportAnkiPackageRequest(package_path=str(apkg)))
+        assert col.note_count() == 4
+        assert col.get_note(nid)["Prompt"].startswith("Contrast")
+    finally:
+        col.close()
