@@ -35,6 +35,7 @@ _PLAIN_TAGS = {
     "tag:yaml.org,2002:null",
     "tag:yaml.org,2002:timestamp",
 }
+_STR_TAG = "tag:yaml.org,2002:str"
 _MAP_TAG = "tag:yaml.org,2002:map"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
 
@@ -143,6 +144,8 @@ class _Builder:
         return _Abort(Problem(self.doc.file, line, column, message))
 
     def _scalar(self, node: yaml.ScalarNode) -> Any:
+        if node.tag == _STR_TAG:  # most values: the node already holds the text
+            return node.value
         if node.tag not in _PLAIN_TAGS:
             raise self._fail(node, f"tag {node.tag!r} is not allowed (plain YAML only)")
         try:
