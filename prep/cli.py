@@ -15,7 +15,7 @@ import typer
 from typer.core import TyperGroup
 
 from . import __version__
-from .commands import author_cmds, bank_cmds, drill_cmds, export_cmds, grade_cmds
+from .commands import author_cmds, bank_cmds, drill_cmds, export_cmds, grade_cmds, stats_cmds
 from .context import AppContext
 from .errors import EXIT_ERROR, EXIT_INTERRUPTED, PrepError
 
@@ -138,6 +138,7 @@ grade_cmds.register(app)
 drill_cmds.register(app)
 author_cmds.register(app)
 export_cmds.register(app)
+stats_cmds.register(app)
 
 
 def main() -> None:

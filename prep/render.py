@@ -186,3 +186,91 @@ def summary_table(summary, *, detailed: bool = False) -> Group:  # type: ignore[
         )
     )
     return Group(*parts)
+
+
+_SHADES = " ░▒▓█"
+
+
+def stats_view(data: dict, width: int = 100) -> Group:  # type: ignore[type-arg]
+    """`prep stats` at a glance: totals, weakest categories, forecast, heatmap, leeches."""
+    t = data["totals"]
+    parts: list = [
+        Text.assemble(
+            ("Questions ", "bold"), f"{t['questions']}  ·  new {t['new']}  ·  learning {t['learning']}  ·  "
+            f"review {t['review']}  ·  ", ("due today ", "bold"), (str(t["due_today"]), "bold red" if t["due_today"] else ""),
+            f"  ·  due this week {t['due_this_week']}",
+        ),
+        Text(
+            f"Streak {data['streak_days']} day(s) (longest {data['longest_streak_days']})  ·  {data['reviews']} reviews  ·  "
+            f"time spent {_duration(data['time_spent_seconds'])} (last 7 days {_duration(data['time_spent_last_7_days_seconds'])})"
+            + (f"  ·  you accepted the grader's rating {data['grader_agreement']:.0%} of {data['graded_reviews']} times"
+               if data["grader_agreement"] is not None else ""),
+            style="dim",
+        ),
+    ]
+    table = Table(title="By category, weakest first", box=box.SIMPLE_HEAD, title_justify="left", show_edge=False)
+    for column, justify in (("category", "left"), ("questions", "right"), ("reviewed", "right"),
+                            ("recall now", "right"), ("pass rate", "right"), ("avg score", "right"),
+                            ("lapses", "right")):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for c in data["categories"]:
+        recall = c["retrievability"]
+        table.add_row(
+            c["title"], str(c["questions"]), str(c["reviewed"]),
+            Text(f"{recall:.0%}", style="red" if recall < 0.8 else "green") if recall is not None else Text("—", style="dim"),
+            f"{c['pass_rate']:.0%}" if c["pass_rate"] is not None else "—",
+            f"{c['average_score']:.0f}" if c["average_score"] is not None else "—",
+            str(c["lapses"]),
+        )
+    parts += [Text(""), table]
+    forecast = data["forecast"]
+    top = max([f["due"] for f in forecast] + [1])
+    parts.append(Text("\nDue in the next 14 days", style="bold"))
+    for f in forecast:
+        day = datetime_label(f["date"])
+        bar = "█" * round(30 * f["due"] / top) if f["due"] else ""
+        parts.append(Text.assemble(f"  {day}  ", (bar, "cyan"), f" {f['due']}" if f["due"] else " ·"))
+    parts.append(Text("\nReviews, last 12 weeks", style="bold"))
+    parts += heatmap(data["heatmap"])
+    if data["leeches"]:
+        parts.append(Text("\nLeeches (8+ lapses): rewrite or split these", style="bold red"))
+        parts += [Text(f"  {l['id']} ({l['lapses']} lapses): {l['prompt']}") for l in data["leeches"]]
+    changed = data["changed_since_review"]
+    if changed:
+        parts.append(Text("\nChanged since you last reviewed them", style="bold yellow"))
+        parts += [Text(f"  {c['id']}: {c['prompt']}", overflow="ellipsis", no_wrap=True) for c in changed[:10]]
+        if len(changed) > 10:
+            parts.append(Text(f"  … and {len(changed) - 10} more (prep stats --json lists them all)", style="dim"))
+    return Group(*parts)
+
+
+def datetime_label(iso_day: str) -> str:
+    from datetime import date
+
+    return date.fromisoformat(iso_day).strftime("%a %d %b")
+
+
+def heatmap(days: list) -> list[Text]:  # type: ignore[type-arg]
+    """A GitHub-style calendar: a row per weekday, a column per week, shade by review count."""
+    from datetime import date
+
+    if not days:
+        return []
+    top = max([d["reviews"] for d in days] + [1])
+    first = date.fromisoformat(days[0]["date"])
+    columns = (len(days) + 6) // 7
+    grid = [[" "] * columns for _ in range(7)]
+    for d in days:
+        offset = (date.fromisoformat(d["date"]) - first).days
+        n = d["reviews"]
+        level = 0 if n == 0 else 1 + min(3, int(3 * n / top))
+        grid[offset % 7][offset // 7] = _SHADES[level] if n else "·"
+    names = ["Mon", "   ", "Wed", "   ", "Fri", "   ", "Sun"]
+    rows = [Text(f"  {names[i]} " + " ".join(grid[i]), style="green") for i in range(7)]
+    rows.append(Text(f"      less {_SHADES[1]}{_SHADES[2]}{_SHADES[3]}{_SHADES[4]} more (max {top}/day)", style="dim"))
+    return rows
+
+
+def _duration(seconds: float) -> str:
+    minutes = int(seconds // 60)
+    return f"{minutes // 60}h{minutes % 60:02d}m" if minutes >= 60 else f"{minutes}m"

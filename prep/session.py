@@ -11,13 +11,15 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from .bank import Bank
-from .grading import Grade, grade
 from .models import Question
 from .scheduler import RATING_VALUE, RATINGS, CardState, RatingName, Scheduler, new_card
 from .store import Store
+
+if TYPE_CHECKING:
+    from .grading import Grade
 
 Mode = Literal["type", "flip", "mock"]
 SPOKEN_WORDS_PER_MINUTE = 150
@@ -119,7 +121,7 @@ def mock_queue(questions: Sequence[Question], bank: Bank, count: int, rng: rando
 class Result:
     question_id: str
     rating: RatingName | None  # None: skipped, or mock without --record
-    grade: Grade | None
+    grade: "Grade | None"
     elapsed: float | None
     answer: str
     review_id: int | None = None
@@ -199,7 +201,9 @@ class Session:
         self.record = record
         self.summary = Summary(started=clock())
 
-    def grade(self, question_id: str, attempt: str, elapsed: float | None) -> Grade:
+    def grade(self, question_id: str, attempt: str, elapsed: float | None) -> "Grade":
+        from .grading import grade  # deferred: numpy and rapidfuzz only when grading
+
         question = self.bank.question(question_id)
         return grade(question, self.bank.answer_text(question_id), attempt, elapsed)
 

@@ -287,6 +287,14 @@ class Store:
         with self.transaction() as db:
             db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (key, value))
 
+    def fsrs_parameters(self) -> tuple[float, ...] | None:
+        """Personal FSRS weights saved by `prep optimize`, if any."""
+        raw = self.get_setting("fsrs_parameters")
+        return tuple(json.loads(raw)) if raw else None
+
+    def set_fsrs_parameters(self, parameters: list[float]) -> None:
+        self.set_setting("fsrs_parameters", json.dumps(list(parameters)))
+
 
 def _save_card(db: sqlite3.Connection, card: CardState, content_hash: str | None) -> None:
     db.execute(

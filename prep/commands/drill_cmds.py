@@ -23,9 +23,12 @@ def _setup(app: AppContext, retention: float | None = None, new: int | None = No
     from ..scheduler import Scheduler
     from ..store import Store
 
+    from dataclasses import replace
+
     settings = config_module.load(app.config_path, overrides={"desired_retention": retention, "new_per_day": new})
     store = Store(app.state_path)
-    scheduler = Scheduler(settings.scheduler)
+    personal = store.fsrs_parameters()  # fitted by `prep optimize`
+    scheduler = Scheduler(replace(settings.scheduler, parameters=personal) if personal else settings.scheduler)
     return settings, store, scheduler
 
 

@@ -1,0 +1,103 @@
+"""`prep stats`, `prep history` and `prep optimize`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from ..context import AppContext
+from .bank_cmds import CategoryOption, emit_json
+
+
+def stats(
+    ctx: typer.Context,
+    category: CategoryOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Every figure as one JSON object.")] = False,
+) -> None:
+    """Where you stand: totals, weakest categories, a 14-day forecast, a 12-week heatmap, leeches."""
+    from .. import clock, query
+    from ..stats import compute
+    from .drill_cmds import _setup
+
+    app: AppContext = ctx.obj
+    bank = app.bank()
+    questions = query.select(bank, categories=category or ())
+    _settings, store, scheduler = _setup(app)
+    with store:
+        data = compute(bank, store, scheduler, clock.now(), questions)
+    if as_json:
+        emit_json(data)
+        return
+    from ..render import console, stats_view
+
+    console().print(stats_view(data))
+
+
+def history(
+    ctx: typer.Context,
+    question_id: Annotated[str, typer.Argument(metavar="ID", help="The question whose reviews to list.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The review log of one question: date, rating, score, time and the answer you typed."""
+    from ..stats import history as review_history
+    from ..store import Store
+
+    app: AppContext = ctx.obj
+    question = app.bank().question(question_id)
+    with Store(app.state_path) as store:
+        rows = review_history(store, question.id)
+    if as_json:
+        emit_json(rows)
+        return
+    from rich.table import Table
+
+    from ..render import console
+
+    out = console()
+    out.print(f"[bold]{question.prompt}[/bold]")
+    if not rows:
+        out.print("No reviews yet.")
+        return
+    table = Table(show_edge=False)
+    for column in ("when", "rating", "grader", "score", "time", "your answer"):
+        table.add_column(column, overflow="fold")
+    for r in rows:
+        table.add_row(r["reviewed_at"][:16].replace("T", " "), r["rating"], r["suggested"] or "—",
+                      str(r["score"]) if r["score"] is not None else "—",
+                      f"{r['elapsed_seconds']:.0f}s" if r["elapsed_seconds"] else "—", r["answer"] or "")
+    out.print(table)
+
+
+def optimize(
+    ctx: typer.Context,
+    min_reviews: Annotated[int, typer.Option("--min-reviews", min=1, help="Reviews needed before fitting.")] = 100,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Fit personal FSRS parameters to your review history; the scheduler then uses them."""
+    from ..stats import optimize as fit
+    from ..store import Store
+
+    app: AppContext = ctx.obj
+    with Store(app.state_path) as store:
+        result = fit(store, min_reviews)
+    if as_json:
+        emit_json(result)
+        return
+    if not result["fitted"]:
+        reason = result.get("reason") or f"{result['needed']} more review(s) needed (have {result['reviews']}, " \
+                                         f"need {result['min_reviews']})"
+        typer.echo(f"Not fitted yet: {reason}.")
+        return
+    d, p = result["default"], result["personal"]
+    typer.echo(f"Fitted on {result['reviews']} reviews ({result['items']} training items).")
+    typer.echo(f"  log loss  default {d['log_loss']:.4f}  personal {p['log_loss']:.4f}")
+    typer.echo(f"  RMSE      default {d['rmse']:.4f}  personal {p['rmse']:.4f}")
+    typer.echo("Saved: the scheduler now uses your parameters." if result["saved"]
+               else "Not saved: the defaults fit your history as well or better.")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("stats")(stats)
+    app.command("history")(history)
+    app.command("optimize")(optimize)

@@ -1,0 +1,224 @@
+"""Progress figures from the review log and card states: computed with SQL aggregates, no UI.
+
+``compute`` returns one plain dict (what `prep stats --json` prints); rendering lives in
+``render_stats``. Time is passed in.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import date, datetime, timedelta
+from typing import Any
+
+from .bank import Bank
+from .models import Question
+from .scheduler import Scheduler, format_time, parse_time
+from .session import content_hash, start_of_day
+from .store import Store
+
+LEECH_LAPSES = 8  # Anki's default leech threshold
+FORECAST_DAYS = 14
+HEATMAP_WEEKS = 12
+
+
+def compute(bank: Bank, store: Store, scheduler: Scheduler, now: datetime, questions: Sequence[Question]) -> dict[str, Any]:
+    wanted = {q.id for q in questions}
+    cards = {qid: card for qid, card in store.cards().items() if qid in wanted}
+    today = start_of_day(now)
+    local_today = today.date()
+
+    # --- totals and forecast ---
+    end_today = today + timedelta(days=1)
+    due_today = sum(1 for c in cards.values() if c.due < end_today)
+    due_week = sum(1 for c in cards.values() if c.due < today + timedelta(days=7))
+    forecast = [0] * FORECAST_DAYS
+    for card in cards.values():
+        day = max(0, (card.due.astimezone().date() - local_today).days)
+        if day < FORECAST_DAYS:
+            forecast[day] += 1
+    learning = sum(1 for c in cards.values() if c.state in (1, 3))
+    totals = {
+        "questions": len(wanted),
+        "new": len(wanted) - len(cards),
+        "learning": learning,
+        "review": len(cards) - learning,
+        "due_today": due_today,
+        "due_this_week": due_week,
+    }
+
+    # --- per-question aggregates over the whole log, in one query ---
+    per_question: dict[str, tuple[int, int, float | None, float]] = {}
+    for qid, n, passed, avg_score, seconds in store.db.execute(
+        "SELECT question_id, COUNT(*), SUM(rating >= 3), AVG(score), TOTAL(elapsed_seconds)"
+        " FROM reviews GROUP BY question_id"
+    ):
+        if qid in wanted:
+            per_question[qid] = (n, passed or 0, avg_score, seconds)
+
+    retrievability = {qid: scheduler.retrievability(card, now) for qid, card in cards.items()}
+    categories = []
+    grouped: dict[str, list[str]] = defaultdict(list)
+    for q in questions:
+        grouped[bank.category_of[q.id]].append(q.id)
+    for category_id, ids in grouped.items():
+        reviewed = [i for i in ids if i in cards]
+        reviews = sum(per_question.get(i, (0, 0, None, 0))[0] for i in ids)
+        passed = sum(per_question.get(i, (0, 0, None, 0))[1] for i in ids)
+        scored = [(per_question[i][2], per_question[i][0]) for i in ids if i in per_question and per_question[i][2] is not None]
+        categories.append({
+            "category": category_id,
+            "title": bank.categories[category_id].title,
+            "questions": len(ids),
+            "reviewed": len(reviewed),
+            "retrievability": round(sum(retrievability[i] for i in reviewed) / len(reviewed), 4) if reviewed else None,
+            "pass_rate": round(passed / reviews, 4) if reviews else None,
+            "average_score": round(sum(s * n for s, n in scored) / sum(n for _, n in scored), 1) if scored else None,
+            "lapses": sum(cards[i].lapses for i in reviewed),
+            "reviews": reviews,
+        })
+    # Weakest first: reviewed categories by recall probability, never-reviewed ones last.
+    categories.sort(key=lambda c: (c["retrievability"] is None, c["retrievability"] or 0, -c["lapses"]))
+
+    # --- activity: heatmap, streak, time ---
+    first_day = local_today - timedelta(days=HEATMAP_WEEKS * 7 - 1)
+    first_day -= timedelta(days=first_day.weekday())  # calendar columns start on Monday
+    per_day = _reviews_per_day(store, first_day, now)
+    streak = 0
+    day = local_today if per_day.get(local_today) else local_today - timedelta(days=1)
+    while per_day.get(day):
+        streak += 1
+        day -= timedelta(days=1)
+    longest = _longest_streak(store)
+    seconds_total, seconds_week, review_count = store.db.execute(
+        "SELECT TOTAL(elapsed_seconds), TOTAL(CASE WHEN reviewed_at >= ? THEN elapsed_seconds END), COUNT(*)"
+        " FROM reviews", (format_time(now - timedelta(days=7)),)
+    ).fetchone()
+    suggested, agreed = store.db.execute(
+        "SELECT COUNT(*), TOTAL(rating = suggested) FROM reviews WHERE suggested IS NOT NULL"
+    ).fetchone()
+
+    leeches = sorted(
+        ({"id": qid, "lapses": c.lapses, "prompt": bank.questions[qid].prompt} for qid, c in cards.items()
+         if c.lapses >= LEECH_LAPSES),
+        key=lambda item: -item["lapses"],
+    )
+    stored_hashes = store.content_hashes()
+    changed = [
+        {"id": qid, "prompt": bank.questions[qid].prompt}
+        for qid in cards
+        if stored_hashes.get(qid) and stored_hashes[qid] != content_hash(bank.questions[qid])
+    ]
+    return {
+        "now": now.isoformat(),
+        "totals": totals,
+        "categories": categories,
+        "forecast": [{"date": (local_today + timedelta(days=i)).isoformat(), "due": n} for i, n in enumerate(forecast)],
+        "heatmap": [{"date": d.isoformat(), "reviews": per_day.get(d, 0)}
+                    for d in (first_day + timedelta(days=i) for i in range((local_today - first_day).days + 1))],
+        "streak_days": streak,
+        "longest_streak_days": longest,
+        "reviews": int(review_count),
+        "time_spent_seconds": round(seconds_total, 1),
+        "time_spent_last_7_days_seconds": round(seconds_week, 1),
+        "grader_agreement": round(agreed / suggested, 4) if suggested else None,
+        "graded_reviews": int(suggested),
+        "leeches": leeches,
+        "changed_since_review": changed,
+    }
+
+
+def _reviews_per_day(store: Store, since: date, now: datetime) -> dict[date, int]:
+    """Reviews per local calendar day from *since*; SQLite's 'localtime' matches Python's."""
+    counts: dict[date, int] = {}
+    start = datetime.combine(since, datetime.min.time()).astimezone()
+    for day, n in store.db.execute(
+        "SELECT date(substr(reviewed_at, 1, 19), 'localtime') AS d, COUNT(*) FROM reviews"
+        " WHERE reviewed_at >= ? GROUP BY d", (format_time(start),)
+    ):
+        counts[date.fromisoformat(day)] = n
+    return counts
+
+
+def _longest_streak(store: Store) -> int:
+    longest = current = 0
+    previous: date | None = None
+    for (day,) in store.db.execute(
+        "SELECT DISTINCT date(substr(reviewed_at, 1, 19), 'localtime') FROM reviews ORDER BY 1"
+    ):
+        d = date.fromisoformat(day)
+        current = current + 1 if previous and (d - previous).days == 1 else 1
+        longest = max(longest, current)
+        previous = d
+    return longest
+
+
+def history(store: Store, question_id: str) -> list[dict[str, Any]]:
+    names = {1: "again", 2: "hard", 3: "good", 4: "easy"}
+    return [
+        {
+            "reviewed_at": r.reviewed_at.isoformat(),
+            "rating": names.get(r.rating, r.rating),
+            "suggested": names.get(r.suggested) if r.suggested else None,
+            "score": r.score,
+            "elapsed_seconds": r.elapsed_seconds,
+            "mode": r.mode,
+            "answer": r.answer,
+        }
+        for r in store.reviews(question_id)
+    ]
+
+
+__all__ = ["compute", "history", "parse_time"]
+
+
+# --- personal FSRS parameters ------------------------------------------------------------------
+
+def training_items(store: Store) -> list[list[tuple[int, int]]]:
+    """Per-card review sequences as (rating, days since the previous review), the FSRS dataset.
+
+    Each card with n reviews gives n-1 items: the history up to each review after the first.
+    """
+    sequences: dict[str, list[tuple[int, date]]] = defaultdict(list)
+    for qid, when, rating in store.db.execute(
+        "SELECT question_id, reviewed_at, rating FROM reviews ORDER BY question_id, reviewed_at, id"
+    ):
+        sequences[qid].append((rating, parse_time(when).astimezone().date()))
+    items = []
+    for reviews in sequences.values():
+        steps = [(reviews[0][0], 0)] + [
+            (rating, (day - reviews[i][1]).days) for i, (rating, day) in enumerate(reviews[1:])
+        ]
+        for end in range(2, len(steps) + 1):
+            if any(delta > 0 for _, delta in steps[1:end]):
+                items.append(steps[:end])
+    return items
+
+
+def optimize(store: Store, min_reviews: int = 100) -> dict[str, Any]:
+    """Fit personal FSRS parameters and compare them with the defaults on the user's history."""
+    count = store.review_count()
+    if count < min_reviews:
+        return {"fitted": False, "reviews": count, "needed": min_reviews - count, "min_reviews": min_reviews}
+    import fsrs_rs_python as rs
+
+    items = [rs.FSRSItem([rs.FSRSReview(rating, delta) for rating, delta in seq]) for seq in training_items(store)]
+    if not items:
+        return {"fitted": False, "reviews": count, "needed": 0, "min_reviews": min_reviews,
+                "reason": "no card has been reviewed on two different days yet"}
+    defaults = list(rs.DEFAULT_PARAMETERS)
+    fitted = list(rs.FSRS(defaults).compute_parameters(items))
+    before = rs.FSRS(defaults).evaluate(items)
+    after = rs.FSRS(fitted).evaluate(items)
+    improved = after.log_loss <= before.log_loss
+    if improved:
+        store.set_fsrs_parameters(fitted)
+    return {
+        "fitted": True,
+        "saved": improved,
+        "reviews": count,
+        "items": len(items),
+        "default": {"log_loss": round(before.log_loss, 5), "rmse": round(before.rmse_bins, 5)},
+        "personal": {"log_loss": round(after.log_loss, 5), "rmse": round(after.rmse_bins, 5)},
+        "parameters": [round(p, 4) for p in fitted],
+    }

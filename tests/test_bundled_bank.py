@@ -1,0 +1,102 @@
+"""The bundled bank holds itself to the bar a candidate would expect of it."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from rapidfuzz import fuzz, process, utils
+
+from prep.bank import check_bank
+from prep.paths import BankLocation, bundled_bank_root
+
+REQUIRED_CATEGORIES = {
+    "intro", "parallelism", "alignment", "structured-output", "data-quality", "transformers",
+    "gpu-performance", "system-design", "mlops", "evaluation", "behavioral", "strategy", "ask",
+}
+WORDS_PER_MINUTE = 150
+
+
+@pytest.fixture(scope="module")
+def bank():
+    loaded, problems = check_bank(BankLocation(bundled_bank_root(), "bundled"))
+    assert problems == [], "\n".join(map(str, problems))
+    return loaded
+
+
+def test_size_and_categories(bank):
+    assert len(bank.questions) >= 120
+    assert len(bank.categories) >= 12
+    assert REQUIRED_CATEGORIES <= set(bank.categories)
+    counts = Counter(bank.category_of.values())
+    small = {c: n for c, n in counts.items() if n < 8}
+    assert not small, f"categories with fewer than 8 questions: {small}"
+
+
+def test_every_question_can_be_graded(bank):
+    bare = [q.id for q in bank.questions.values() if not q.key_points and q.id not in bank.answers]
+    assert bare == []
+
+
+def test_key_points_are_checkable_claims(bank):
+    for q in bank.questions.values():
+        if q.kind in ("technical", "strategy"):
+            assert 3 <= len(q.key_points) <= 6, q.id
+        for point in q.key_points:
+            assert len(point.text.split()) >= 3, (q.id, point.text)
+
+
+def test_questions_to_ask_exist(bank):
+    assert sum(q.kind == "ask" for q in bank.questions.values()) >= 8
+
+
+def test_follow_ups_resolve_and_chains_exist(bank):
+    chained = [q for q in bank.questions.values() if q.follow_ups]
+    assert len(chained) >= 15
+    for q in chained:
+        for target in q.follow_ups:
+            assert target in bank.questions, (q.id, target)
+
+
+def test_no_near_duplicate_prompts(bank):
+    ids = list(bank.questions)
+    prompts = [bank.questions[i].prompt for i in ids]
+    scores = process.cdist(prompts, prompts, scorer=fuzz.token_sort_ratio, processor=utils.default_process)
+    pairs = [(ids[a], ids[b], scores[a][b]) for a in range(len(ids)) for b in range(a + 1, len(ids))
+             if scores[a][b] >= 85]
+    assert pairs == []
+
+
+def test_answers_fit_their_target_time(bank):
+    misfits = []
+    for qid, answer in bank.answers.items():
+        target = bank.questions[qid].target_seconds
+        spoken = len(answer.answer.split()) * 60 / WORDS_PER_MINUTE
+        if not 0.7 * target <= spoken <= 1.3 * target:
+            misfits.append((qid, target, round(spoken)))
+    assert misfits == []
+
+
+def test_candidate_stories_are_first_person(bank):
+    own = [a for a in bank.answers.values() if a.source == "own"]
+    assert len(own) >= 15
+    for answer in own:
+        words = set(answer.answer.lower().replace(",", " ").replace(".", " ").split())
+        assert words & {"i", "i'm", "i've", "my", "we", "our"}, answer.question
+
+
+def test_every_technical_question_has_an_answer(bank):
+    missing = [q.id for q in bank.questions.values() if q.kind != "ask" and q.id not in bank.answers]
+    assert missing == []
+
+
+def test_model_answers_pass_their_own_grader(bank):
+    """A reference answer that fails its own key points means the key points or aliases are off."""
+    from prep.grading import grade
+
+    failing = []
+    for qid, answer in bank.answers.items():
+        q = bank.questions[qid]
+        if q.key_points and grade(q, answer.answer, answer.answer).verdict != "pass":
+            failing.append(qid)
+    assert len(failing) <= len(bank.answers) // 20, failing

@@ -1,0 +1,170 @@
+"""Stats, history and optimize over review histories built with an injected clock."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from prep.bank import load_bank
+from prep.paths import BankLocation
+from prep.scheduler import RATINGS, Scheduler, SchedulerConfig
+from prep.session import Session
+from prep.stats import compute, optimize, training_items
+from prep.store import Store
+
+START = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
+
+
+def replay(bank, state_file, plan):
+    """Rate (question, rating, when, score) tuples through a real Session with a fake clock."""
+    clock = {"now": START}
+    with Store(state_file) as store:
+        session = Session(bank, store, Scheduler(SchedulerConfig(fuzz=False)), lambda: clock["now"])
+        for qid, rating, when, score in plan:
+            clock["now"] = when
+            session.rate(qid, rating, elapsed=30.0)
+            if score is not None:
+                store.db.execute("UPDATE reviews SET score = ?, suggested = 3 WHERE id = (SELECT MAX(id) FROM reviews)",
+                                 (score,))
+
+
+@pytest.fixture
+def bank(bank_dir):
+    return load_bank(BankLocation(bank_dir, "option"))
+
+
+def test_figures_of_a_small_history(bank, state_file):
+    day = timedelta(days=1)
+    replay(bank, state_file, [
+        ("dp-vs-mp", "good", START, 80),
+        ("dp-vs-mp", "good", START + 2 * day, 90),
+        ("zero-stages", "again", START + 2 * day, 10),
+        ("biggest-failure", "easy", START + 3 * day, None),
+    ])
+    now = START + 3 * day + timedelta(hours=1)
+    with Store(state_file) as store:
+        data = compute(bank, store, Scheduler(SchedulerConfig(fuzz=False)), now, list(bank.questions.values()))
+    assert data["totals"] == {"questions": 4, "new": 1, "learning": 1, "review": 2, "due_today": 1,
+                              "due_this_week": data["totals"]["due_this_week"]}
+    assert data["reviews"] == 4
+    assert data["streak_days"] == 2 and data["longest_streak_days"] == 2
+    assert data["time_spent_seconds"] == 120.0
+    parallelism = next(c for c in data["categories"] if c["category"] == "parallelism")
+    assert (parallelism["questions"], parallelism["reviewed"], parallelism["reviews"]) == (3, 2, 3)
+    assert parallelism["pass_rate"] == round(2 / 3, 4)
+    assert parallelism["average_score"] == 60.0
+    assert data["categories"][0]["category"] == "parallelism"  # weakest first
+    assert sum(f["due"] for f in data["forecast"]) == 3
+    assert sum(d["reviews"] for d in data["heatmap"]) == 4
+    assert data["grader_agreement"] == round(2 / 3, 4)
+
+
+def test_leeches_and_changed_cards(bank, state_file, bank_dir):
+    plan, when = [], START
+    for _ in range(3):
+        plan.append(("zero-stages", "good", when, None))
+        when += timedelta(days=3)
+    for _ in range(9):  # lapse, relearn, lapse again...
+        plan.append(("zero-stages", "again", when, None))
+        when += timedelta(days=1)
+        plan.append(("zero-stages", "good", when, None))
+        when += timedelta(days=4)
+    replay(bank, state_file, plan)
+    path = bank_dir / "questions" / "parallelism.yaml"
+    path.write_text(path.read_text().replace("What do the three ZeRO stages shard?", "What does each ZeRO stage shard?"))
+    bank = load_bank(BankLocation(bank_dir, "option"))
+    with Store(state_file) as store:
+        data = compute(bank, store, Scheduler(SchedulerConfig(fuzz=False)), when, list(bank.questions.values()))
+    [leech] = data["leeches"]
+    assert leech["id"] == "zero-stages" and leech["lapses"] >= 8
+    assert [c["id"] for c in data["changed_since_review"]] == ["zero-stages"]
+
+
+def _long_history(bank, state_file, reviews=1000, days=90, seed=3):
+    rng = random.Random(seed)
+    ids = list(bank.questions)
+    plan = []
+    for n in range(reviews):
+        when = START + timedelta(days=days * n / reviews)
+        plan.append((rng.choice(ids), rng.choices(RATINGS, weights=[2, 2, 6, 1])[0], when, rng.randint(0, 100)))
+    replay(bank, state_file, plan)
+    return START + timedelta(days=days)
+
+
+def test_thousand_reviews_over_ninety_days(bank, state_file):
+    now = _long_history(bank, state_file)
+    with Store(state_file) as store:
+        data = compute(bank, store, Scheduler(SchedulerConfig(fuzz=False)), now, list(bank.questions.values()))
+        assert data["reviews"] == 1000
+        assert sum(c["reviews"] for c in data["categories"]) == 1000
+        heat = sum(d["reviews"] for d in data["heatmap"])
+        in_window = store.db.execute("SELECT COUNT(*) FROM reviews WHERE reviewed_at >= ?",
+                                     (data["heatmap"][0]["date"],)).fetchone()[0]
+        assert heat == in_window and 0 < heat < 1000
+        assert data["longest_streak_days"] == 91  # 5 Jan to 4 Apr inclusive
+        assert len(data["forecast"]) == 14 and len(data["heatmap"]) >= 84
+
+
+def test_stats_command_json_and_text(run, state_file, bank):
+    _long_history(bank, state_file, reviews=200, days=20)
+    env = {"PREP_NOW": "2026-01-25T09:00:00+00:00"}
+    data = json.loads(run("stats", "--json", env=env).output)
+    assert data["reviews"] == 200
+    result = run("stats", env=env)
+    assert result.exit_code == 0
+    text = result.output
+    for heading in ("By category, weakest first", "Due in the next 14 days", "Reviews, last 12 weeks"):
+        assert heading in text
+    assert "Parallelism" in text and "Behavioral" in text
+    # A fixed-width plain rendering: every line fits the terminal.
+    assert max(len(line) for line in text.splitlines()) <= 120
+
+
+def test_stats_snapshot(run, state_file, bank):
+    replay(bank, state_file, [("dp-vs-mp", "good", START, 75)])
+    text = run("stats", env={"PREP_NOW": "2026-01-06T09:00:00+00:00", "COLUMNS": "90"}).output
+    lines = text.splitlines()
+    assert lines[0] == "Questions 4  ·  new 3  ·  learning 1  ·  review 0  ·  due today 1  ·  due this week 1"
+    assert " Parallelism           3          1          95%        100%          75        0 " in lines
+    assert lines[lines.index("Due in the next 14 days") + 1].startswith("  Tue 06 Jan  █")
+
+
+def test_history_lists_answers(run, state_file):
+    env = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
+    run("drill", "--category", "parallelism", "--limit", "1", input="my first try\n\n1\nn\n", env=env)
+    data = json.loads(run("history", "dp-vs-mp", "--json").output)
+    assert [(r["rating"], r["answer"]) for r in data] == [("again", "my first try")]
+    assert "my first try" in run("history", "dp-vs-mp").output
+
+
+def test_optimize_needs_enough_reviews(run):
+    result = run("optimize", "--json")
+    data = json.loads(result.output)
+    assert data == {"fitted": False, "reviews": 0, "needed": 100, "min_reviews": 100}
+    assert "100 more review(s) needed" in run("optimize").output
+
+
+def test_optimize_improves_log_loss_on_synthetic_history(tmp_path):
+    """A learner who forgets much faster than the defaults assume: personal weights fit better."""
+    state = tmp_path / "s.sqlite3"
+    rng = random.Random(5)
+    with Store(state) as store:
+        rows = []
+        for card in range(120):
+            when = START + timedelta(hours=card)
+            interval = 1.0
+            for _ in range(6):
+                recalled = rng.random() < 0.55  # far below the 90% the defaults aim for
+                rows.append((f"q{card}", when.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), 3 if recalled else 1))
+                interval = interval * 2.5 if recalled else 1.0
+                when += timedelta(days=interval)
+        with store.transaction() as db:
+            db.executemany("INSERT INTO reviews (question_id, reviewed_at, rating) VALUES (?, ?, ?)", rows)
+        assert len(training_items(store)) == 600
+        result = optimize(store, min_reviews=100)
+        assert result["fitted"] and result["saved"]
+        assert result["personal"]["log_loss"] < result["default"]["log_loss"]
+        assert store.fsrs_parameters() is not None and len(store.fsrs_parameters()) == 21
