@@ -17,11 +17,11 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from .errors import BankInvalid, NotFound, Problem, display_path
+from .suggest import did_you_mean
 from .models import Answer, AnswersFile, CategoryFile, Question
-from .paths import BankLocation
+from .paths import YAML_SUFFIXES, BankLocation, bank_files
 from .yamlio import Document, PathKey, load_file, parse
 
-YAML_SUFFIXES = (".yaml", ".yml")
 
 
 @dataclass(frozen=True)
@@ -68,15 +68,6 @@ class Bank:
         return self.categories[self.category_of[question_id]]
 
 
-def bank_files(directory: Path) -> list[Path]:
-    """The YAML files directly inside *directory*, sorted; hidden files are skipped."""
-    if not directory.is_dir():
-        return []
-    return sorted(
-        p for p in directory.iterdir() if p.suffix in YAML_SUFFIXES and not p.name.startswith(".")
-    )
-
-
 def load_bank(location: BankLocation) -> Bank:
     """Load and validate the bank; raise BankInvalid listing every problem."""
     bank, problems = check_bank(location)
@@ -96,7 +87,9 @@ def check_bank(location: BankLocation, overrides: dict[Path, str | None] | None 
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _check_bank(location, overrides)
+        result = _check_bank(location, overrides)
+        gc.freeze()  # the loaded bank lives as long as the command: keep it out of later scans
+        return result
     finally:
         if was_enabled:
             gc.enable()
@@ -104,39 +97,104 @@ def check_bank(location: BankLocation, overrides: dict[Path, str | None] | None 
 
 def _check_bank(location: BankLocation, overrides: dict[Path, str | None] | None) -> tuple[Bank, list[Problem]]:
     overrides = {Path(p).absolute(): t for p, t in (overrides or {}).items()}
+    cache = _open_cache(location) if not overrides else None
 
     def files(directory: Path) -> list[Path]:
         paths = {p.absolute() for p in bank_files(directory)}
         paths |= {p for p in overrides if p.parent == directory.absolute() and p.suffix in YAML_SUFFIXES}
         return sorted(p for p in paths if overrides.get(p, "") is not None)
 
-    def load(path: Path) -> Document:
-        if path in overrides:
-            return parse(overrides[path] or "", display_path(path))
-        return load_file(path, display_path(path))
-
     bank = Bank(location)
     problems: list[Problem] = []
     known_ids: set[str] = set()  # ids seen even in invalid files, to avoid cascades of errors
     question_files: list[tuple[Document, list[tuple[int, Question]]]] = []
+    question_paths, answer_paths = files(location.questions), files(location.answers)
 
-    for path in files(location.questions):
-        doc = load(path)
-        problems += doc.problems
-        known_ids.update(_raw_ids(doc.data))
-        header, items = _validate(doc, CategoryFile, problems)
+    for path in question_paths:
+        doc, header, items, raw_ids = _load_valid(path, CategoryFile, overrides, cache, problems)
+        known_ids.update(raw_ids)
         if header is not None:
             _add_category(bank, header, items, path, doc, problems)
             question_files.append((doc, items))
 
-    for path in files(location.answers):
-        doc = load(path)
-        problems += doc.problems
-        header, items = _validate(doc, AnswersFile, problems)
+    for path in answer_paths:
+        doc, header, items, _ = _load_valid(path, AnswersFile, overrides, cache, problems)
         _add_answers(bank, items, path, doc, known_ids, problems)
 
     problems += _check_follow_ups(question_files, known_ids)
+    if cache is not None:
+        cache.forget_others(question_paths + answer_paths)
+        cache.mark_valid(question_paths + answer_paths, not problems)
+        cache.close()
     return bank, problems
+
+
+def _open_cache(location: BankLocation):  # type: ignore[no-untyped-def]
+    from .cache import BankCache, cache_enabled
+
+    return BankCache(location) if cache_enabled() else None
+
+
+def _kept_positions(doc: Document, list_key: str, count: int) -> list[list[Any]]:
+    """The positions a cached file must keep: for cross-file errors and editor lines."""
+    wanted: list[PathKey] = [("category",), (list_key,)]
+    field = "id" if list_key == "questions" else "question"
+    for i in range(count):
+        wanted += [(list_key, i), (list_key, i, field)]
+        j = 0
+        while (list_key, i, "follow_ups", j) in doc.positions:
+            wanted.append((list_key, i, "follow_ups", j))
+            j += 1
+    return [[list(k), *doc.positions[k]] for k in wanted if k in doc.positions]
+
+
+def _load_valid(
+    path: Path,
+    model: type[BaseModel],
+    overrides: dict[Path, str | None],
+    cache: Any,
+    problems: list[Problem],
+) -> tuple[Document, dict[str, Any] | None, list[tuple[int, Any]], list[str]]:
+    """One file: from the cache when unchanged, else parsed and validated (and then cached)."""
+    display = display_path(path)
+    item_model = Question if model is CategoryFile else Answer
+    raw: bytes | None = None
+    if path in overrides:
+        doc = parse(overrides[path] or "", display)
+    else:
+        if cache is not None:
+            try:
+                raw = path.read_bytes() if path.is_file() else None
+            except OSError:
+                raw = None
+            payload = cache.get(path, raw)
+            if payload is not None:
+                doc = Document(display, positions={tuple(k): (l, c) for k, l, c in payload["positions"]})
+                items = [(i, item_model.model_validate(d)) for i, d in payload["items"]]
+                ids = [q.id for _, q in items] if model is CategoryFile else []
+                return doc, payload["header"], items, ids
+        doc = load_file(path, display)
+    problems += doc.problems
+    before = len(problems)
+    header, items = _validate(doc, model, problems)
+    raw_ids = list(_raw_ids(doc.data))
+    if cache is not None and raw is not None and not doc.problems and len(problems) == before and header is not None:
+        from .cache import IndexRow
+
+        list_key = "questions" if model is CategoryFile else "answers"
+        raw_items = doc.data[list_key] or []
+        payload = {  # the file's own (valid) values: re-validated on load, so never trusted blindly
+            "header": header,
+            "items": [(i, raw_items[i]) for i, _ in items],
+            "positions": _kept_positions(doc, list_key, len(raw_items)),
+        }
+        index = (
+            [IndexRow(q.id, header["category"], q.kind, q.tags, q.prompt) for _, q in items]
+            if model is CategoryFile
+            else []
+        )
+        cache.put(path, raw, payload, index)
+    return doc, header, items, raw_ids
 
 
 def _raw_ids(data: Any) -> Iterable[str]:
@@ -233,13 +291,6 @@ def _add_answers(
 
 def _sep(hint: str | None) -> str:
     return f"; {hint}" if hint else ""
-
-
-def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
-    from rapidfuzz import process
-
-    match = process.extractOne(word, list(choices), score_cutoff=75)
-    return f"did you mean {match[0]!r}?" if match else None
 
 
 # --- turning pydantic errors into located problems -------------------------------------------

@@ -17,6 +17,7 @@ ENV_STATE = "PREP_STATE"
 ENV_CONFIG = "PREP_CONFIG"
 ENV_HOME = "PREP_HOME"  # one directory for state and config (tests point it at tmp_path)
 
+YAML_SUFFIXES = (".yaml", ".yml")
 QUESTIONS_DIR = "questions"
 ANSWERS_DIR = "answers"
 
@@ -77,6 +78,16 @@ def _user_dir(kind: str) -> Path:
     return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
 
 
+def cache_dir() -> Path:
+    """Where parsed banks are cached: $PREP_HOME/cache, else the user cache dir."""
+    home = os.environ.get(ENV_HOME)
+    if home:
+        return Path(home).expanduser() / "cache"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+
+
 def state_path(option: Path | None = None) -> Path:
     """The SQLite review-state file: --state, then $PREP_STATE, then the user data dir."""
     if option is not None:
@@ -93,3 +104,12 @@ def config_path(option: Path | None = None) -> Path:
     if os.environ.get(ENV_CONFIG):
         return Path(os.environ[ENV_CONFIG]).expanduser()
     return _user_dir("config") / "config.toml"
+
+
+def bank_files(directory: Path) -> list[Path]:
+    """The YAML files directly inside *directory*, sorted; hidden files are skipped."""
+    if not directory.is_dir():
+        return []
+    return sorted(
+        p for p in directory.iterdir() if p.suffix in YAML_SUFFIXES and not p.name.startswith(".")
+    )

@@ -5,9 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .bank import Bank, did_you_mean
+from typing import TYPE_CHECKING
+
 from .errors import NotFound, UsageError
-from .models import KINDS, Question
+from .suggest import KINDS, did_you_mean
+
+if TYPE_CHECKING:  # annotations only: filtering cache rows must not import pydantic
+    from .bank import Bank
+    from .models import Question
 
 
 def select(
@@ -32,6 +37,25 @@ def select(
         if (not categories or bank.category_of[q.id] in categories)
         and (not kinds or q.kind in kinds)
         and (not wanted_tags or wanted_tags & {t.lower() for t in q.tags})
+    ]
+
+
+def select_rows(rows, *, categories: Sequence[str] = (), tags: Sequence[str] = (), kinds: Sequence[str] = ()):  # type: ignore[no-untyped-def]
+    """The same filters as ``select``, over cache index rows (no bank needed)."""
+    known = {r.category for r in rows}
+    for category in categories:
+        if category not in known:
+            raise NotFound(f"no category {category!r}", hint=did_you_mean(category, known) or
+                           f"categories: {', '.join(sorted(known))}")
+    for kind in kinds:
+        if kind not in KINDS:
+            raise UsageError(f"unknown kind {kind!r}; choose from {', '.join(KINDS)}")
+    wanted_tags = {t.lower() for t in tags}
+    return [
+        r for r in rows
+        if (not categories or r.category in categories)
+        and (not kinds or r.kind in kinds)
+        and (not wanted_tags or wanted_tags & {t.lower() for t in r.tags})
     ]
 
 

@@ -127,9 +127,8 @@ def format_time(moment: datetime) -> str:
 
 
 def parse_time(text: str) -> datetime:
-    if text.endswith("Z") and "." in text:
-        return datetime.strptime(text, _TIME_FORMAT).replace(tzinfo=timezone.utc)
-    return _utc(datetime.fromisoformat(text.replace("Z", "+00:00")))
+    # fromisoformat is C code and reads our format (trailing Z included) ~10x faster than strptime.
+    return _utc(datetime.fromisoformat(text))
 
 
 def _utc(moment: datetime) -> datetime:

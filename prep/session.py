@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal, Protocol
 
-from .bank import Bank
-from .models import Question
 from .scheduler import RATING_VALUE, RATINGS, CardState, RatingName, Scheduler, new_card
 from .store import Store
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # only for annotations: `prep next` must not pay for pydantic or numpy
+    from .bank import Bank
     from .grading import Grade
+    from .models import Question
 
 Mode = Literal["type", "flip", "mock"]
 SPOKEN_WORDS_PER_MINUTE = 150
@@ -49,9 +49,9 @@ def start_of_day(now: datetime) -> datetime:
 
 
 def build_queue(
-    bank: Bank,
+    bank: Bank | None,
     store: Store,
-    scheduler: Scheduler,
+    scheduler: Scheduler | None,
     now: datetime,
     questions: Sequence[Question],
     *,
@@ -69,6 +69,7 @@ def build_queue(
     rng = rng or random.Random()
     wanted = {q.id for q in questions}
     if cram:
+        assert scheduler is not None, "cram ordering needs the scheduler"
         ordered = weakest_first(questions, store.cards(), scheduler, now)
         if shuffle:
             rng.shuffle(ordered)

@@ -135,29 +135,38 @@ def next_card(
     kind: KindOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Show the card `prep drill` would show first, and how many are due, without starting."""
-    from .. import clock, query
+    """Show the card `prep drill` would show first, and how many are due, without starting.
+
+    Fast enough for a shell prompt: when the bank has not changed it is answered from the cache
+    and the state database alone.
+    """
+    from .. import clock
+    from .. import config as config_module
+    from ..cache import question_index
+    from ..query import select_rows
     from ..session import build_queue
+    from ..store import Store
 
     app: AppContext = ctx.obj
-    bank = app.bank()
-    settings, store, scheduler = _setup(app)
+    rows = question_index(app.bank_location())
+    selected = select_rows(rows, categories=category or (), tags=tag or (), kinds=kind or ())
+    settings = config_module.load(app.config_path)
     now = clock.now()
-    questions = query.select(bank, categories=category or (), tags=tag or (), kinds=kind or ())
-    queue = build_queue(bank, store, scheduler, now, questions, new_per_day=settings.new_per_day)
+    with Store(app.state_path) as store:
+        queue = build_queue(None, store, None, now, selected, new_per_day=settings.new_per_day)
+        first = queue[0] if queue else None
+        card = store.card(first.question_id) if first else None
     due = sum(1 for item in queue if item.reason == "due")
-    new = len(queue) - due
-    first = queue[0] if queue else None
-    card = store.card(first.question_id) if first else None
+    by_id = {r.id: r for r in selected}
     data = {
         "due": due,
-        "new": new,
+        "new": len(queue) - due,
         "next": None
         if first is None
         else {
             "id": first.question_id,
-            "prompt": bank.questions[first.question_id].prompt,
-            "category": bank.category_of[first.question_id],
+            "prompt": by_id[first.question_id].prompt,
+            "category": by_id[first.question_id].category,
             "reason": first.reason,
             "due": card.due.isoformat() if card else None,
             "state": card.state_name if card else "new",
@@ -169,7 +178,7 @@ def next_card(
     if first is None:
         typer.echo("Nothing due.")
         return
-    typer.echo(f"{due} due, {new} new today. Next ({first.reason}): {first.question_id}")
+    typer.echo(f"{due} due, {data['new']} new today. Next ({first.reason}): {first.question_id}")
     typer.echo(f"  {data['next']['prompt']}")
 
 
