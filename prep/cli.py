@@ -15,9 +15,9 @@ import typer
 from typer.core import TyperGroup
 
 from . import __version__
-from .commands import author_cmds, bank_cmds, drill_cmds, export_cmds, grade_cmds, stats_cmds
+from .commands import author_cmds, bank_cmds, drill_cmds, export_cmds, grade_cmds, state_cmds, stats_cmds
 from .context import AppContext
-from .errors import EXIT_ERROR, EXIT_INTERRUPTED, PrepError
+from .errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_STATE, PrepError
 
 
 def _is_usage_error(error: BaseException) -> bool:
@@ -60,6 +60,10 @@ class _PrepGroup(TyperGroup):
                 raise
             if _debug(ctx) or "click" in error.__class__.__module__:
                 raise
+            if error.__class__.__module__ == "sqlite3":  # e.g. corruption found mid-session
+                typer.echo(f"prep: state database error: {error}", err=True)
+                typer.echo("  run `prep state check` for what to do; nothing rated before this was lost", err=True)
+                ctx.exit(EXIT_STATE)
             typer.echo(
                 f"prep: internal error: {error.__class__.__name__}: {error}\n"
                 "Run again with --debug for the traceback, and please report it.",
@@ -139,6 +143,7 @@ drill_cmds.register(app)
 author_cmds.register(app)
 export_cmds.register(app)
 stats_cmds.register(app)
+state_cmds.register(app)
 
 
 def main() -> None:

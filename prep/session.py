@@ -234,6 +234,7 @@ class Session:
                 answer=answer or None,
                 mode=self.mode,
                 content_hash=content_hash(question),
+                verdict=graded.verdict if graded else None,
             )
             result.card_after = after
         self.summary.results.append(result)

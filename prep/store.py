@@ -68,8 +68,15 @@ def _m001_initial(db: sqlite3.Connection) -> None:
     )
 
 
+def _m002_review_verdict(db: sqlite3.Connection) -> None:
+    # The grader's verdict (pass/partial/fail) next to the chosen rating: pass rates in stats
+    # should mean "the answer passed", not "the user pressed Good".
+    db.execute("ALTER TABLE reviews ADD COLUMN verdict TEXT")
+
+
 # Ordered: append new migrations, never edit or reorder applied ones.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m001_initial,)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m001_initial, _m002_review_verdict)
+SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -102,6 +109,12 @@ class Store:
             self.db.execute("PRAGMA foreign_keys = ON")
             self._migrate()
         except sqlite3.DatabaseError as exc:
+            if getattr(exc, "sqlite_errorcode", None) in (SQLITE_CORRUPT, SQLITE_NOTADB):
+                moved = quarantine(self.path)
+                raise StateError(
+                    f"the state database {self.path} is damaged ({exc}); it was moved aside to {moved.name}",
+                    hint="the next run starts a fresh one; `prep state check` says how to restore your history",
+                ) from exc
             raise StateError(
                 f"cannot use the state database {self.path}: {exc}",
                 hint="run `prep state check` for what to do",
@@ -144,6 +157,8 @@ class Store:
                 f"{self.path} was written by a newer prep (schema {current}, this prep knows {SCHEMA_VERSION})",
                 hint="upgrade prep to use this state file",
             )
+        if 0 < current < SCHEMA_VERSION:
+            backup(self.db, self.path, f"before-v{SCHEMA_VERSION}")  # an upgrade never risks history
         for version in range(current + 1, SCHEMA_VERSION + 1):
             migration = MIGRATIONS[version - 1]
             with self.transaction() as db:
@@ -205,13 +220,14 @@ class Store:
         answer: str | None = None,
         mode: str | None = None,
         content_hash: str | None = None,
+        verdict: str | None = None,
     ) -> int:
         """Append a review and save the card's new state, atomically. Returns the review id."""
         with self.transaction() as db:
             cursor = db.execute(
                 "INSERT INTO reviews (question_id, reviewed_at, rating, suggested, score,"
-                " elapsed_seconds, answer, mode, content_hash, card_before)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " elapsed_seconds, answer, mode, content_hash, card_before, verdict)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     after.question_id,
                     format_time(reviewed_at),
@@ -223,6 +239,7 @@ class Store:
                     mode,
                     content_hash,
                     json.dumps(before.to_dict()) if before else None,
+                    verdict,
                 ),
             )
             _save_card(db, after, content_hash)
@@ -342,3 +359,34 @@ def _review(row: sqlite3.Row) -> Review:
         mode=row["mode"],
         content_hash=row["content_hash"],
     )
+
+
+def quarantine(path: Path) -> Path:
+    """Move a damaged database (and its WAL files) aside, keeping it for recovery."""
+    from datetime import datetime as _dt
+
+    stamp = _dt.now().strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.damaged-{stamp}")
+    for suffix in ("", "-wal", "-shm"):
+        source = Path(f"{path}{suffix}")
+        if source.exists():
+            source.replace(Path(f"{target}{suffix}"))
+    return target
+
+
+def backup(db: sqlite3.Connection, path: Path, label: str) -> Path:
+    """A consistent copy of the open database next to it (SQLite's online backup API)."""
+    from datetime import datetime as _dt
+
+    target = path.with_name(f"{path.name}.backup-{label}-{_dt.now().strftime('%Y%m%d-%H%M%S')}")
+    copy = sqlite3.connect(target)
+    try:
+        db.backup(copy)
+    finally:
+        copy.close()
+    return target
+
+
+def backups(path: Path) -> list[Path]:
+    """Backups and damaged copies kept next to the state database, newest first."""
+    return sorted(path.parent.glob(f"{path.name}.*-*"), key=lambda p: p.stat().st_mtime, reverse=True)

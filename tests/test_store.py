@@ -62,11 +62,18 @@ def test_newer_schema_is_refused(tmp_path):
         Store(path)
 
 
-def test_garbage_file_is_a_state_error(tmp_path):
+def test_garbage_file_is_a_state_error_and_moved_aside(tmp_path):
     path = tmp_path / "s.sqlite3"
-    path.write_bytes(b"this is not a database at all" * 100)
-    with pytest.raises(StateError, match="cannot use the state database"):
+    garbage = b"this is not a database at all" * 100
+    path.write_bytes(garbage)
+    with pytest.raises(StateError, match="is damaged") as caught:
         Store(path)
+    assert caught.value.exit_code == 3
+    [kept] = [p for p in tmp_path.iterdir() if ".damaged-" in p.name]
+    assert kept.read_bytes() == garbage  # nothing thrown away
+    assert not path.exists()
+    with Store(path) as fresh:  # the next run starts clean
+        assert fresh.review_count() == 0
 
 
 @settings(max_examples=80, deadline=None)

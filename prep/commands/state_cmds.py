@@ -1,0 +1,130 @@
+"""`prep state check|export|import|prune`: the review history's health, backup and moves."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..context import AppContext
+from ..errors import EXIT_STATE, UsageError, display_path
+from .bank_cmds import emit_json
+
+state_app = typer.Typer(
+    help="Check, back up, move or prune your review history (the SQLite state database).",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+
+@state_app.command("check")
+def check(
+    ctx: typer.Context,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Run SQLite's integrity check, list kept backups, and say how to restore one."""
+    from ..statefile import check as run_check
+
+    app: AppContext = ctx.obj
+    health = run_check(app.state_path)
+    if as_json:
+        emit_json(health.to_dict())
+    else:
+        typer.echo(f"state database: {health.path}")
+        typer.echo(f"  {health.detail}")
+        if health.reviews is not None:
+            typer.echo(f"  {health.reviews} reviews, {health.cards} cards, schema {health.schema}")
+        if health.backups:
+            typer.echo("kept copies (newest first):")
+            for path in health.backups:
+                typer.echo(f"  {path}")
+        if not health.ok or health.backups:
+            typer.echo(
+                "to restore: keep a copy of the current file, then either copy a backup over it\n"
+                f"  cp '{health.backups[0] if health.backups else 'BACKUP'}' '{health.path}'\n"
+                "or merge an export made with `prep state export`:\n"
+                "  prep state import FILE.jsonl\n"
+                "a damaged copy can often be salvaged with the sqlite3 shell: sqlite3 DAMAGED .recover | sqlite3 NEW"
+            )
+    if not health.ok:
+        raise typer.Exit(EXIT_STATE)
+
+
+@state_app.command("export")
+def export(
+    ctx: typer.Context,
+    file: Annotated[Optional[Path], typer.Argument(help="Where to write (JSON Lines); '-' or nothing for stdout.",
+                                                   show_default=False)] = None,
+) -> None:
+    """Write every card state and review as JSON Lines: a backup you can diff, move and re-import."""
+    from ..statefile import export_lines
+    from ..store import Store
+    from ..yamledit import atomic_write
+
+    app: AppContext = ctx.obj
+    with Store(app.state_path) as store:
+        text = "".join(line + "\n" for line in export_lines(store))
+    if file is None or str(file) == "-":
+        sys.stdout.write(text)
+    else:
+        atomic_write(file, text)
+        typer.echo(f"wrote {display_path(file)}", err=True)
+
+
+@state_app.command("import")
+def import_(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(help="A file written by `prep state export`.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print what was merged as JSON.")] = False,
+) -> None:
+    """Merge an export into your history: by question and review time; importing twice is harmless."""
+    from ..statefile import import_lines
+    from ..store import Store
+
+    app: AppContext = ctx.obj
+    if not file.is_file():
+        raise UsageError(f"no such file: {file}")
+    with Store(app.state_path) as store:
+        report = import_lines(store, file)
+    if as_json:
+        emit_json(report.to_dict())
+    else:
+        typer.echo(f"reviews: {report.reviews_added} added, {report.reviews_present} already present; "
+                   f"cards: {report.cards_added} added, {report.cards_updated} updated, {report.cards_kept} kept")
+
+
+@state_app.command("prune")
+def prune(
+    ctx: typer.Context,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print what was deleted as JSON.")] = False,
+) -> None:
+    """Delete the history of questions that are no longer in the bank."""
+    from ..statefile import orphans, prune as run_prune
+    from ..store import Store
+
+    app: AppContext = ctx.obj
+    keep = set(app.bank().questions)
+    with Store(app.state_path) as store:
+        gone = orphans(store, keep)
+        if not gone:
+            typer.echo("nothing to prune: every question in the history is in the bank")
+            return
+        if not yes:
+            if not sys.stdin.isatty():
+                raise UsageError(f"{len(gone)} question(s) would be pruned; pass --yes to confirm")
+            typer.echo("history of questions no longer in the bank: " + ", ".join(gone))
+            if not typer.confirm("Delete it?", default=False):
+                typer.echo("nothing deleted")
+                return
+        result = run_prune(store, keep)
+    if as_json:
+        emit_json(result)
+    else:
+        typer.echo(f"pruned {result['questions']} question(s): {result['reviews']} reviews, {result['cards']} cards")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(state_app, name="state")

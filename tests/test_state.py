@@ -1,0 +1,128 @@
+"""State database: migrations with backup, corruption handling, export/import/prune, check."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime, timezone
+
+from prep.scheduler import CardState, Scheduler, SchedulerConfig, new_card
+from prep.store import MIGRATIONS, SCHEMA_VERSION, Store
+
+T0 = datetime(2026, 2, 1, 8, 0, tzinfo=timezone.utc)
+GOOD = ("In data parallelism each GPU holds a full copy of the model and processes a different part of "
+        "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
+        "does not fit on one GPU.")
+NOW = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
+
+
+def _old_database(path):
+    """A database as the first release wrote it: only migration 1 applied, one review."""
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)")
+    MIGRATIONS[0](db)
+    db.execute("INSERT INTO schema_migrations VALUES (1, 'm001_initial', '2026-01-01T00:00:00Z')")
+    db.execute("INSERT INTO reviews (question_id, reviewed_at, rating) VALUES ('dp-vs-mp', '2026-01-02T00:00:00.000000Z', 3)")
+    db.execute("INSERT INTO cards (question_id, due, state) VALUES ('dp-vs-mp', '2026-01-03T00:00:00.000000Z', 2)")
+    db.commit()
+    db.close()
+
+
+def test_old_schema_is_migrated_in_place_after_a_backup(tmp_path):
+    path = tmp_path / "state.sqlite3"
+    _old_database(path)
+    with Store(path) as store:
+        assert store.schema_version() == SCHEMA_VERSION
+        assert store.review_count() == 1
+        columns = {r[1] for r in store.db.execute("PRAGMA table_info(reviews)")}
+        assert "verdict" in columns
+    [backup] = [p for p in tmp_path.iterdir() if ".backup-" in p.name]
+    old = sqlite3.connect(backup)
+    assert old.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0] == 1
+    assert old.execute("SELECT COUNT(*) FROM reviews").fetchone()[0] == 1
+
+
+def test_truncated_database_is_reported_and_kept(run, state_file):
+    run("drill", "--category", "parallelism", input=(GOOD + "\n\n3\nn\n") * 3, env=NOW)
+    data = state_file.read_bytes()
+    for suffix in ("-wal", "-shm"):
+        state_file.with_name(state_file.name + suffix).unlink(missing_ok=True)
+    state_file.write_bytes(data[: len(data) // 3])
+    result = run("next", env=NOW)
+    assert result.exit_code == 3
+    assert "Traceback" not in result.output
+    assert "prep state check" in result.output
+
+
+def test_state_check_reports_and_explains(run, state_file, tmp_path):
+    assert run("state", "check").exit_code == 0  # no database yet is fine
+    run("drill", "--category", "parallelism", "--limit", "1", input=GOOD + "\n\n3\nn\n", env=NOW)
+    data = json.loads(run("state", "check", "--json").output)
+    assert data["ok"] and data["reviews"] == 1
+    state_file.write_bytes(b"garbage" * 500)
+    for suffix in ("-wal", "-shm"):
+        state_file.with_name(state_file.name + suffix).unlink(missing_ok=True)
+    result = run("state", "check")
+    assert result.exit_code == 3
+    assert "damaged" in result.output and "to restore" in result.output
+
+
+def test_export_import_round_trip_is_identical(run, state_file, tmp_path, bank_dir):
+    run("drill", "--category", "parallelism", input=(GOOD + "\n\n3\nn\n") + "no idea\n\n1\n" + "x\n\n2\n", env=NOW)
+    first = run("state", "export").output
+    assert first.splitlines()[0] == '{"type": "prep-state", "version": 1}'
+    assert sum('"type": "review"' in line for line in first.splitlines()) == 3
+    dump = tmp_path / "history.jsonl"
+    dump.write_text(first)
+    fresh_state = tmp_path / "other.sqlite3"
+    from typer.testing import CliRunner
+
+    from prep.cli import app
+
+    runner = CliRunner()
+    base = ["--bank", str(bank_dir), "--state", str(fresh_state)]
+    imported = runner.invoke(app, base + ["state", "import", str(dump), "--json"])
+    assert json.loads(imported.output) == {"reviews_added": 3, "reviews_present": 0, "cards_added": 3,
+                                           "cards_updated": 0, "cards_kept": 0}
+    second = runner.invoke(app, base + ["state", "export"]).output
+    assert second == first
+    again = runner.invoke(app, base + ["state", "import", str(dump), "--json"])
+    assert json.loads(again.output)["reviews_added"] == 0  # idempotent
+
+
+def test_import_merges_newer_card_states(tmp_path):
+    scheduler = Scheduler(SchedulerConfig(fuzz=False))
+    a, b = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3"
+    card1 = scheduler.review(new_card("q", T0), "good", T0)
+    with Store(a) as sa, Store(b) as sb:
+        sa.record(None, card1, reviewed_at=T0, rating=3)
+        sb.record(None, card1, reviewed_at=T0, rating=3)
+        later = card1.due
+        card2 = scheduler.review(card1, "easy", later)
+        sb.record(card1, card2, reviewed_at=later, rating=4)
+        from prep.statefile import export_lines, import_lines
+
+        dump = tmp_path / "b.jsonl"
+        dump.write_text("".join(line + "\n" for line in export_lines(sb)))
+        report = import_lines(sa, dump)
+        assert (report.reviews_added, report.reviews_present, report.cards_updated) == (1, 1, 1)
+        assert sa.card("q") == card2
+
+
+def test_import_rejects_a_bad_file_with_line_numbers(run, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "prep-state", "version": 1}\n{"type": "review", "question_id": "x"}\nnot json\n')
+    result = run("state", "import", str(bad))
+    assert result.exit_code == 2
+    assert "bad.jsonl:2:1: bad review" in result.output and "bad.jsonl:3:1: not a JSON object" in result.output
+
+
+def test_prune_removes_history_of_removed_questions(run, state_file):
+    run("drill", "--category", "parallelism", "--limit", "1", input=GOOD + "\n\n3\nn\n", env=NOW)
+    with Store(state_file) as store:
+        store.record(None, CardState("gone-question", T0), reviewed_at=T0, rating=3)
+    assert run("state", "prune").exit_code == 1  # needs --yes when not interactive
+    result = run("state", "prune", "--yes", "--json")
+    assert json.loads(result.output) == {"questions": 1, "reviews": 1, "cards": 1}
+    with Store(state_file) as store:
+        assert store.review_count() == 1
