@@ -96,11 +96,21 @@ def parse(text: str, display: str) -> Document:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        reason = exc.problem or exc.context or "invalid YAML"
+        problem = (exc.problem or "").removeprefix("but ")
+        reason = ": ".join(part for part in (exc.context, problem) if part) or "invalid YAML"
         doc.problems.append(Problem(display, line, column, f"YAML syntax error: {reason}"))
         return doc
-    except yaml.YAMLError as exc:  # e.g. a reader error on control characters
-        doc.problems.append(Problem(display, 0, 0, f"YAML error: {exc}"))
+    except yaml.reader.ReaderError as exc:  # control characters and the like
+        position = getattr(exc, "position", 0) or 0
+        line = text.count("\n", 0, position) + 1
+        column = position - (text.rfind("\n", 0, position) + 1) + 1
+        character = exc.character if isinstance(exc.character, str) else chr(exc.character or 0)
+        doc.problems.append(
+            Problem(display, line, column, f"YAML error: character U+{ord(character):04X} is not allowed ({exc.reason})")
+        )
+        return doc
+    except yaml.YAMLError as exc:
+        doc.problems.append(Problem(display, 0, 0, "YAML error: " + " ".join(str(exc).split())))
         return doc
     if node is None:
         doc.problems.append(Problem(display, 0, 0, "file is empty"))

@@ -1,0 +1,132 @@
+"""Hostile and random input: only prep's own error reporting may come out, never an exception."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from prep.bank import check_bank
+from prep.errors import PrepError
+from prep.paths import BankLocation
+from prep.yamlio import MAX_FILE_BYTES, parse
+
+from .conftest import installed_prep, write
+
+yaml_like = st.text(
+    alphabet=st.sampled_from(list("abc:- \n\t[]{}'\"#&*!|>%@`,?0129.") + ["\u00e9", "\x00", "\x07", "\ufeff"]),
+    max_size=300,
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(yaml_like)
+def test_parser_never_raises(text):
+    doc = parse(text, "fuzz.yaml")
+    for problem in doc.problems:
+        assert "\n" not in str(problem)  # one line each
+        assert str(problem).startswith("fuzz.yaml")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                   HealthCheck.function_scoped_fixture])
+@given(st.one_of(yaml_like, st.builds(lambda body: "category: c\ntitle: t\nquestions:\n" + body, yaml_like)))
+def test_bank_check_never_raises(tmp_path, text):
+    root = tmp_path / "fuzz-bank"
+    (root / "questions").mkdir(parents=True, exist_ok=True)
+    (root / "questions" / "c.yaml").write_text(text, encoding="utf-8", errors="surrogatepass")
+    try:
+        _, problems = check_bank(BankLocation(root, "option"))
+    except PrepError:
+        return
+    assert all("\n" not in str(p) for p in problems)
+
+
+def test_oversized_file_is_refused_quickly(tmp_path, run):
+    root = tmp_path / "big"
+    path = root / "questions" / "huge.yaml"
+    path.parent.mkdir(parents=True)
+    with path.open("w") as handle:  # 50 MB of valid-looking YAML
+        handle.write("category: huge\ntitle: Huge\nquestions:\n")
+        line = "  - {id: q, prompt: " + "x" * 200 + "}\n"
+        for _ in range(50 * 1024 * 1024 // len(line)):
+            handle.write(line)
+    result = run("validate", bank=root)
+    assert result.exit_code == 2
+    assert f"the limit is {MAX_FILE_BYTES // 1048576} MiB" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_alias_bomb_is_refused_with_bounded_memory(tmp_path):
+    bomb = (Path(__file__).parent / "data" / "bad" / "alias-bomb.yaml").read_text()
+    code = textwrap.dedent(
+        f"""
+        import resource, sys
+        from prep.yamlio import parse
+        doc = parse({bomb!r}, "bomb.yaml")
+        assert any("alias" in p.message for p in doc.problems), doc.problems
+        print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    peak_mb = int(result.stdout.strip()) / 1024
+    assert peak_mb < 200  # a billion laughs would need gigabytes
+
+
+def _kill_during_write(tmp_path, bank_dir, argv, target):
+    """Run prep with os.replace stalled, SIGKILL it mid-write, and return the target's bytes."""
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    marker = tmp_path / "writing"
+    (hook / "sitecustomize.py").write_text(textwrap.dedent(f"""
+        import os, time
+        _real = os.replace
+        def _stalled(src, dst, *a, **k):
+            open({str(marker)!r}, "w").write(str(dst))
+            time.sleep(30)
+            return _real(src, dst, *a, **k)
+        os.replace = _stalled
+    """))
+    env = {**os.environ, "PYTHONPATH": str(hook)}
+    before = target.read_bytes()
+    proc = subprocess.Popen([installed_prep(), "--bank", str(bank_dir), *argv], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(400):
+        if marker.exists():
+            break
+        if proc.poll() is not None:
+            break
+        import time
+
+        time.sleep(0.05)
+    assert marker.exists(), "the write never started"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    assert target.read_bytes() == before
+    check = check_bank(BankLocation(bank_dir, "option"))
+    assert check[1] == []
+
+
+def test_sigkill_during_add_leaves_the_file_intact(tmp_path, bank_dir):
+    _kill_during_write(tmp_path, bank_dir, ["add", "-c", "parallelism", "-p", "Killed mid-write?"],
+                       bank_dir / "questions" / "parallelism.yaml")
+
+
+def test_sigkill_during_mv_leaves_the_files_intact(tmp_path, bank_dir, isolated_home):
+    _kill_during_write(tmp_path, bank_dir, ["mv", "dp-vs-mp", "renamed-question"],
+                       bank_dir / "questions" / "parallelism.yaml")
+
+
+def test_no_input_file_can_write_outside_the_bank(run, tmp_path):
+    outside = tmp_path / "outside.yaml"
+    for name in ("../outside", "..", "/tmp/x", "a/../../outside"):
+        run("add", "-c", name, "-p", "Escape?")
+    assert not outside.exists()
+    assert not any(p.name.endswith(".yaml") for p in tmp_path.iterdir() if p.is_file())
