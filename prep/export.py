@@ -9,6 +9,7 @@ import csv
 import hashlib
 import html
 import io
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -155,7 +156,12 @@ def anki_package(bank: Bank, questions: Sequence[Question], path: Path) -> int:
             guid=genanki.guid_for("prep", q.id),
         ))
     path.parent.mkdir(parents=True, exist_ok=True)
-    genanki.Package(list(decks.values())).write_to_file(str(path))
+    partial = path.with_name(f".{path.name}.partial")  # never leave a half-written package
+    try:
+        genanki.Package(list(decks.values())).write_to_file(str(partial))
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
     return len(questions)
 
 
