@@ -162,6 +162,8 @@ class Store:
         for version in range(current + 1, SCHEMA_VERSION + 1):
             migration = MIGRATIONS[version - 1]
             with self.transaction() as db:
+                if self.schema_version() >= version:
+                    continue  # another prep process applied it while we waited for the lock
                 migration(db)
                 db.execute(
                     "INSERT INTO schema_migrations VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ','now'))",

@@ -182,3 +182,18 @@ def test_sqlite_file_is_plain_sqlite(tmp_path):
         s.record(None, new_card("q", T0), reviewed_at=T0, rating=3)
     raw = sqlite3.connect(path)
     assert raw.execute("SELECT COUNT(*) FROM reviews").fetchone()[0] == 1
+
+
+def test_concurrent_first_opens_migrate_once(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "s.sqlite3"
+    code = "import sys; from prep.store import Store; print(Store(sys.argv[1]).schema_version())"
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) for _ in range(6)]
+    results = [p.communicate(timeout=60) for p in procs]
+    assert [p.returncode for p in procs] == [0] * 6, [err for _, err in results]
+    assert {out.strip() for out, _ in results} == {str(SCHEMA_VERSION)}
+    with Store(path) as store:
+        assert store.db.execute("SELECT COUNT(*) FROM schema_migrations").fetchone()[0] == SCHEMA_VERSION

@@ -1,6 +1,5 @@
 """Commands that change the bank: add, answer, edit, mv, rm."""
 
-from __future__ import annotations
 
 import sys
 import tempfile
@@ -227,11 +226,3 @@ def _report(change, as_json: bool, message: str) -> None:  # type: ignore[no-unt
         emit_json(change.to_dict())
     else:
         typer.echo(message)
-
-
-def register(app: typer.Typer) -> None:
-    app.command("add")(add)
-    app.command("answer")(answer)
-    app.command("edit")(edit)
-    app.command("mv")(mv)
-    app.command("rm")(rm)

@@ -1,6 +1,5 @@
 """Commands that read the bank: validate, list, show, search."""
 
-from __future__ import annotations
 
 import json
 from typing import Annotated, Optional
@@ -142,10 +141,3 @@ def show(
         emit_json(question_json(bank, question))
         return
     console().print(question_detail(bank, question, show_answer=not no_answer))
-
-
-def register(app: typer.Typer) -> None:
-    app.command("validate")(validate)
-    app.command("list")(list_questions)
-    app.command("show")(show)
-    app.command("search")(search)

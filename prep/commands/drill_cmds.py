@@ -1,6 +1,5 @@
 """`prep drill` and `prep next`: spaced-repetition sessions over the bank."""
 
-from __future__ import annotations
 
 from enum import Enum
 from typing import Annotated, Optional
@@ -180,8 +179,3 @@ def next_card(
         return
     typer.echo(f"{due} due, {data['new']} new today. Next ({first.reason}): {first.question_id}")
     typer.echo(f"  {data['next']['prompt']}")
-
-
-def register(app: typer.Typer) -> None:
-    app.command("drill")(drill)
-    app.command("next")(next_card)

@@ -1,6 +1,5 @@
 """`prep export cram|anki|csv` and `prep import`."""
 
-from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Optional
@@ -15,6 +14,7 @@ export_app = typer.Typer(
     help="Write the bank out: a markdown cram sheet, an Anki deck, or CSV.",
     no_args_is_help=True,
     rich_markup_mode=None,
+    add_completion=False,
 )
 
 OutputOption = Annotated[
@@ -141,8 +141,3 @@ def import_file(
     typer.echo(f"added {len(result.added)} question(s) to {category}")
     for line, reason in result.skipped:
         typer.echo(f"{display_path(file)}:{line}: skipped: {reason}", err=True)
-
-
-def register(app: typer.Typer) -> None:
-    app.add_typer(export_app, name="export")
-    app.command("import")(import_file)

@@ -1,6 +1,5 @@
 """`prep grade`: score an answer from the command line or a batch file."""
 
-from __future__ import annotations
 
 import sys
 from pathlib import Path
@@ -82,7 +81,3 @@ def _print_batch(results) -> None:  # type: ignore[no-untyped-def]
         table.add_row(r.question, str(g.score), f"[{VERDICT_STYLE[g.verdict]}]{g.verdict}[/]", g.rating,
                       str(len(g.missed)))
     console().print(table)
-
-
-def register(app: typer.Typer) -> None:
-    app.command("grade")(grade)

@@ -1,6 +1,5 @@
 """`prep state check|export|import|prune`: the review history's health, backup and moves."""
 
-from __future__ import annotations
 
 import sys
 from pathlib import Path
@@ -16,6 +15,7 @@ state_app = typer.Typer(
     help="Check, back up, move or prune your review history (the SQLite state database).",
     no_args_is_help=True,
     rich_markup_mode=None,
+    add_completion=False,
 )
 
 
@@ -124,7 +124,3 @@ def prune(
         emit_json(result)
     else:
         typer.echo(f"pruned {result['questions']} question(s): {result['reviews']} reviews, {result['cards']} cards")
-
-
-def register(app: typer.Typer) -> None:
-    app.add_typer(state_app, name="state")

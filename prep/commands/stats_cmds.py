@@ -1,6 +1,5 @@
 """`prep stats`, `prep history` and `prep optimize`."""
 
-from __future__ import annotations
 
 from typing import Annotated
 
@@ -95,9 +94,3 @@ def optimize(
     typer.echo(f"  RMSE      default {d['rmse']:.4f}  personal {p['rmse']:.4f}")
     typer.echo("Saved: the scheduler now uses your parameters." if result["saved"]
                else "Not saved: the defaults fit your history as well or better.")
-
-
-def register(app: typer.Typer) -> None:
-    app.command("stats")(stats)
-    app.command("history")(history)
-    app.command("optimize")(optimize)
