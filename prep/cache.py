@@ -21,7 +21,7 @@ from . import __version__
 from .paths import BankLocation, bank_files, cache_dir
 
 # Bump when what is stored changes shape; a mismatch empties the cache.
-CACHE_FORMAT = f"4/{__version__}"
+CACHE_FORMAT = f"5/{__version__}"
 _TAG_SEPARATOR = "\x1f"  # tags cannot contain it (they are YAML text); cheaper than JSON per row
 
 
@@ -32,6 +32,8 @@ class IndexRow:
     kind: str
     tags: tuple[str, ...]
     prompt: str
+    content_hash: str = ""  # of prompt + key points: stats flags cards reviewed under other wording
+    category_title: str = ""
 
 
 def file_signature(path: Path) -> tuple[int, int] | None:
@@ -64,7 +66,8 @@ class BankCache:
             CREATE TABLE IF NOT EXISTS files (
                 path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, sha256 TEXT, payload TEXT);
             CREATE TABLE IF NOT EXISTS qindex (
-                id TEXT, file TEXT, ord INTEGER, category TEXT, kind TEXT, tags TEXT, prompt TEXT);
+                id TEXT, file TEXT, ord INTEGER, category TEXT, kind TEXT, tags TEXT, prompt TEXT,
+                content_hash TEXT, category_title TEXT);
             CREATE INDEX IF NOT EXISTS qindex_file ON qindex(file, ord);
             """
         )
@@ -123,8 +126,9 @@ class BankCache:
                             (str(path), *signature, hashlib.sha256(raw).hexdigest(), json.dumps(payload, default=str)))
             self.db.execute("DELETE FROM qindex WHERE file = ?", (str(path),))
             self.db.executemany(
-                "INSERT INTO qindex VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(r.id, str(path), i, r.category, r.kind, _TAG_SEPARATOR.join(r.tags), r.prompt)
+                "INSERT INTO qindex VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(r.id, str(path), i, r.category, r.kind, _TAG_SEPARATOR.join(r.tags), r.prompt,
+                  r.content_hash, r.category_title)
                  for i, r in enumerate(index)],
             )
             self.db.execute("COMMIT")
@@ -167,9 +171,10 @@ class BankCache:
             if row is None or row[0] != _bank_signature(paths):
                 return None
             return [
-                IndexRow(r[0], r[1], r[2], tuple(r[3].split(_TAG_SEPARATOR)) if r[3] else (), r[4])
+                IndexRow(r[0], r[1], r[2], tuple(r[3].split(_TAG_SEPARATOR)) if r[3] else (), r[4], r[5], r[6])
                 for r in self.db.execute(
-                    "SELECT id, category, kind, tags, prompt FROM qindex ORDER BY file, ord")
+                    "SELECT id, category, kind, tags, prompt, content_hash, category_title FROM qindex"
+                    " ORDER BY file, ord")
             ]
         except (sqlite3.DatabaseError, ValueError):
             self._reset()
@@ -198,8 +203,17 @@ def question_index(location: BankLocation) -> list[IndexRow]:
             return index
     from .bank import load_bank
 
-    bank = load_bank(location)
-    return [IndexRow(q.id, bank.category_of[q.id], q.kind, q.tags, q.prompt) for q in bank.questions.values()]
+    return index_of(load_bank(location))
+
+
+def index_of(bank) -> list[IndexRow]:  # type: ignore[no-untyped-def]
+    from .session import content_hash
+
+    return [
+        IndexRow(q.id, bank.category_of[q.id], q.kind, q.tags, q.prompt, content_hash(q),
+                 bank.categories[bank.category_of[q.id]].title)
+        for q in bank.questions.values()
+    ]
 
 
 def cache_enabled() -> bool:

@@ -11,10 +11,9 @@ from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 from typing import Any
 
-from .bank import Bank
-from .models import Question
+from .cache import IndexRow
 from .scheduler import Scheduler, format_time, parse_time
-from .session import content_hash, start_of_day
+from .session import start_of_day
 from .store import Store
 
 LEECH_LAPSES = 8  # Anki's default leech threshold
@@ -22,8 +21,10 @@ FORECAST_DAYS = 14
 HEATMAP_WEEKS = 12
 
 
-def compute(bank: Bank, store: Store, scheduler: Scheduler, now: datetime, questions: Sequence[Question]) -> dict[str, Any]:
-    wanted = {q.id for q in questions}
+def compute(store: Store, scheduler: Scheduler, now: datetime, questions: Sequence[IndexRow]) -> dict[str, Any]:
+    """Every figure of `prep stats`, from index rows (see ``cache.question_index``) and the log."""
+    by_id = {q.id: q for q in questions}
+    wanted = set(by_id)
     cards = {qid: card for qid, card in store.cards().items() if qid in wanted}
     today = start_of_day(now)
     local_today = today.date()
@@ -60,7 +61,7 @@ def compute(bank: Bank, store: Store, scheduler: Scheduler, now: datetime, quest
     categories = []
     grouped: dict[str, list[str]] = defaultdict(list)
     for q in questions:
-        grouped[bank.category_of[q.id]].append(q.id)
+        grouped[q.category].append(q.id)
     for category_id, ids in grouped.items():
         reviewed = [i for i in ids if i in cards]
         reviews = sum(per_question.get(i, (0, 0, None, 0))[0] for i in ids)
@@ -68,7 +69,7 @@ def compute(bank: Bank, store: Store, scheduler: Scheduler, now: datetime, quest
         scored = [(per_question[i][2], per_question[i][0]) for i in ids if i in per_question and per_question[i][2] is not None]
         categories.append({
             "category": category_id,
-            "title": bank.categories[category_id].title,
+            "title": by_id[ids[0]].category_title or category_id,
             "questions": len(ids),
             "reviewed": len(reviewed),
             "retrievability": round(sum(retrievability[i] for i in reviewed) / len(reviewed), 4) if reviewed else None,
@@ -99,15 +100,15 @@ def compute(bank: Bank, store: Store, scheduler: Scheduler, now: datetime, quest
     ).fetchone()
 
     leeches = sorted(
-        ({"id": qid, "lapses": c.lapses, "prompt": bank.questions[qid].prompt} for qid, c in cards.items()
+        ({"id": qid, "lapses": c.lapses, "prompt": by_id[qid].prompt} for qid, c in cards.items()
          if c.lapses >= LEECH_LAPSES),
         key=lambda item: -item["lapses"],
     )
     stored_hashes = store.content_hashes()
     changed = [
-        {"id": qid, "prompt": bank.questions[qid].prompt}
+        {"id": qid, "prompt": by_id[qid].prompt}
         for qid in cards
-        if stored_hashes.get(qid) and stored_hashes[qid] != content_hash(bank.questions[qid])
+        if stored_hashes.get(qid) and by_id[qid].content_hash and stored_hashes[qid] != by_id[qid].content_hash
     ]
     return {
         "now": now.isoformat(),

@@ -12,6 +12,7 @@ from prep.bank import load_bank
 from prep.paths import BankLocation
 from prep.scheduler import RATINGS, Scheduler, SchedulerConfig
 from prep.session import Session
+from prep.cache import index_of
 from prep.stats import compute, optimize, training_items
 from prep.store import Store
 
@@ -46,7 +47,7 @@ def test_figures_of_a_small_history(bank, state_file):
     ])
     now = START + 3 * day + timedelta(hours=1)
     with Store(state_file) as store:
-        data = compute(bank, store, Scheduler(SchedulerConfig(fuzz=False)), now, list(bank.questions.values()))
+        data = compute(store, Scheduler(SchedulerConfig(fuzz=False)), now, index_of(bank))
     assert data["totals"] == {"questions": 4, "new": 1, "learning": 1, "review": 2, "due_today": 1,
                               "due_this_week": data["totals"]["due_this_week"]}
     assert data["reviews"] == 4
@@ -77,7 +78,7 @@ def test_leeches_and_changed_cards(bank, state_file, bank_dir):
     path.write_text(path.read_text().replace("What do the three ZeRO stages shard?", "What does each ZeRO stage shard?"))
     bank = load_bank(BankLocation(bank_dir, "option"))
     with Store(state_file) as store:
-        data = compute(bank, store, Scheduler(SchedulerConfig(fuzz=False)), when, list(bank.questions.values()))
+        data = compute(store, Scheduler(SchedulerConfig(fuzz=False)), when, index_of(bank))
     [leech] = data["leeches"]
     assert leech["id"] == "zero-stages" and leech["lapses"] >= 8
     assert [c["id"] for c in data["changed_since_review"]] == ["zero-stages"]
@@ -97,7 +98,7 @@ def _long_history(bank, state_file, reviews=1000, days=90, seed=3):
 def test_thousand_reviews_over_ninety_days(bank, state_file):
     now = _long_history(bank, state_file)
     with Store(state_file) as store:
-        data = compute(bank, store, Scheduler(SchedulerConfig(fuzz=False)), now, list(bank.questions.values()))
+        data = compute(store, Scheduler(SchedulerConfig(fuzz=False)), now, index_of(bank))
         assert data["reviews"] == 1000
         assert sum(c["reviews"] for c in data["categories"]) == 1000
         heat = sum(d["reviews"] for d in data["heatmap"])

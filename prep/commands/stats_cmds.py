@@ -15,16 +15,17 @@ def stats(
     as_json: Annotated[bool, typer.Option("--json", help="Every figure as one JSON object.")] = False,
 ) -> None:
     """Where you stand: totals, weakest categories, a 14-day forecast, a 12-week heatmap, leeches."""
-    from .. import clock, query
+    from .. import clock
+    from ..cache import question_index
+    from ..query import select_rows
     from ..stats import compute
     from .drill_cmds import _setup
 
     app: AppContext = ctx.obj
-    bank = app.bank()
-    questions = query.select(bank, categories=category or ())
+    rows = select_rows(question_index(app.bank_location()), categories=category or ())
     _settings, store, scheduler = _setup(app)
     with store:
-        data = compute(bank, store, scheduler, clock.now(), questions)
+        data = compute(store, scheduler, clock.now(), rows)
     if as_json:
         emit_json(data)
         return
