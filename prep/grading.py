@@ -164,10 +164,12 @@ class _Matcher:
         self.starts = np.array(
             [i for i, s in enumerate(sentence_ids) if i == 0 or s != sentence_ids[i - 1]], dtype=np.intp
         )
+        self.negated = np.array([t.negated for t in self.tokens], dtype=bool)
         self.sim = np.zeros((0, len(self.tokens)), dtype=np.float32)
         self.key_index: dict[str, int] = {}
         self._plan: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._order_cache: dict[tuple[str, int], float] = {}
+        self._sentence_text: dict[int, str] = {}
 
     def prepare(self, phrasings: list[str]) -> None:
         """Compute word similarities of every claim word against every attempt word at once."""
@@ -228,7 +230,7 @@ class _Matcher:
                 if value * 100 <= result.score or value == 0:
                     break
                 cols = self._hit_columns(sub, None if whole else int(s))
-                if not whole and self._negation_flips(negated, cols):
+                if not whole and self._negation_flips(negated, phrase_keys(phrasing)[0], sub, cols):
                     continue  # this sentence says the opposite; try the next best one
                 span = (self.tokens[min(cols)].start, self.tokens[max(cols)].end) if cols else None
                 excerpt = self.attempt[span[0]:span[1]] if span else None
@@ -249,7 +251,7 @@ class _Matcher:
             coverage, sub, negated = self._per_sentence(phrasing, whole=False)
             for s in np.flatnonzero(coverage >= self.settings.pitfall_hit):
                 cols = self._hit_columns(sub, int(s))
-                if self._negation_flips(negated, cols):
+                if self._negation_flips(negated, phrase_keys(phrasing)[0], sub, cols):
                     continue
                 mine = self._order(phrasing, int(s))
                 if any(self._order(rival, int(s)) >= mine for rival in rivals):
@@ -264,7 +266,10 @@ class _Matcher:
         cached = self._order_cache.get((phrasing, sentence))
         if cached is None:
             claim = ordered_keys(phrasing)
-            said = " ".join(t.key for t in self.tokens if t.sentence == sentence and t.content)
+            said = self._sentence_text.get(sentence)
+            if said is None:
+                said = self._sentence_text[sentence] = " ".join(
+                    t.key for t in self.tokens if t.sentence == sentence and t.content)
             cached = fuzz.partial_ratio(claim, said) if len(claim) <= len(said) else fuzz.ratio(claim, said)
             self._order_cache[(phrasing, sentence)] = cached
         return cached
@@ -279,17 +284,22 @@ class _Matcher:
         found = part.max(axis=1) > 0
         return sorted({lo + int(j) for j in part.argmax(axis=1)[found]})
 
-    def _negation_flips(self, negated: bool, cols: list[int]) -> bool:
-        """Does the matched stretch of the attempt say the opposite of the claim?"""
+    def _negation_flips(self, negated: frozenset[str], keys: tuple[str, ...], sub: np.ndarray,
+                        cols: list[int]) -> bool:
+        """Does the attempt say a matched word only with the opposite polarity ("does not reduce")?
+
+        A key passes if any of its matches in the sentence has the claim's polarity, so words
+        that occur twice ("across GPUs ... does not fit on one GPU") cannot flip a claim.
+        """
         if not cols:
             return False
-        lo, hi = min(cols), max(cols)
-        sentence = self.tokens[lo].sentence
-        lo = max(lo - 3, 0)
-        while lo < hi and self.tokens[lo].sentence != sentence:
-            lo += 1
-        said_negated = sum(t.negation for t in self.tokens[lo:hi + 1]) % 2 == 1
-        return said_negated != negated
+        sentence = self.tokens[cols[0]].sentence
+        lo = int(self.starts[sentence])
+        hi = int(self.starts[sentence + 1]) if sentence + 1 < len(self.starts) else len(self.tokens)
+        hits = sub[:, lo:hi] > 0
+        claim = np.array([key in negated for key in keys])
+        agrees = hits & (self.negated[lo:hi][None, :] == claim[:, None])
+        return bool((hits.any(axis=1) & ~agrees.any(axis=1)).any())
 
 
 def _is_keyword_list(attempt: str, tokens: list[Token], settings: Settings) -> bool:

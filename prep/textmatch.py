@@ -88,10 +88,12 @@ ABBREVIATIONS = {
 }
 
 # A change of polarity between a key point and the sentence it matched flips the claim.
-NEGATIONS = frozenset({"not", "no", "never", "cannot", "nor", "neither", "none", "nothing", "isnt",
+NEGATIONS = frozenset({"not", "no", "never", "cannot", "nor", "neither", "none", "nothing", "without", "isnt",
                        "arent", "doesnt", "dont", "didnt", "wont", "cant", "shouldnt", "wasnt",
                        "werent", "hasnt", "havent"})
 
+NEGATION_SCOPE = 3  # a negator reaches this many content words ahead, within its clause
+_CLAUSE_BREAK = re.compile(r"[,:;()\[\]]|\b(?:but|while|whereas|although)\b")
 _WORD = re.compile(r"[^\W_](?:[\w'’\-+.]*[^\W_])?", re.UNICODE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|[;\n\r•]+|\s[-–—]\s")
 _stemmer = snowballstemmer.stemmer("english")
@@ -125,7 +127,7 @@ def stem(word: str) -> str:
     return _CANONICAL.get(key, key)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Token:
     text: str  # as written
     key: str  # stemmed comparison key
@@ -133,7 +135,8 @@ class Token:
     end: int
     sentence: int
     content: bool  # not a stopword
-    negation: bool
+    negation: bool  # the word is a negator ("not", "never", "without", "doesn't" ...)
+    negated: bool = False  # a content word inside a negator's scope ("not [reduce memory]")
 
 
 def tokenize(text: str) -> list[Token]:
@@ -141,19 +144,28 @@ def tokenize(text: str) -> list[Token]:
     tokens: list[Token] = []
     boundaries = [m.end() for m in _SENTENCE_END.finditer(text)]
     segment, b, sentence, last_segment = 0, 0, -1, -1
+    scope = 0  # content words still inside the last negator's scope
+    breaks = [m.start() for m in _CLAUSE_BREAK.finditer(text)]
+    c = 0
     for match in _WORD.finditer(text):
         while b < len(boundaries) and boundaries[b] <= match.start():
             segment += 1
             b += 1
+        if c < len(breaks) and breaks[c] < match.start():
+            scope = 0  # a comma, colon or "but" ends a negation's reach
+            while c < len(breaks) and breaks[c] < match.start():
+                c += 1
         word = match.group().rstrip(".")
         folded = fold(word) if word else ""
         if not folded:
             continue
         if segment != last_segment:  # number only segments that hold words
             sentence, last_segment = sentence + 1, segment
+            scope = 0
         negation = folded in NEGATIONS or folded.endswith("nt") and folded[:-2] in _AUX
         end = match.start() + len(word)
         for part in ABBREVIATIONS.get(folded, folded).split():
+            content = part not in STOPWORDS and not negation
             tokens.append(
                 Token(
                     text=word,
@@ -161,10 +173,15 @@ def tokenize(text: str) -> list[Token]:
                     start=match.start(),
                     end=end,
                     sentence=sentence,
-                    content=part not in STOPWORDS and not negation,
+                    content=content,
                     negation=negation,
+                    negated=content and scope > 0,
                 )
             )
+            if content and scope:
+                scope -= 1
+        if negation:
+            scope = NEGATION_SCOPE
     return tokens
 
 
@@ -183,13 +200,16 @@ _AUX = frozenset({"is", "are", "was", "were", "does", "do", "did", "has", "have"
 
 
 @lru_cache(maxsize=16384)
-def phrase_keys(text: str) -> tuple[tuple[str, ...], bool]:
-    """The content-word stems of a short claim, and whether the claim is negated."""
+def phrase_keys(text: str) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The content-word stems of a short claim, and those of them it negates."""
     tokens = tokenize(text)
     keys = tuple(dict.fromkeys(t.key for t in tokens if t.content))
     if not keys:  # a claim made only of small words: compare all of them
         keys = tuple(dict.fromkeys(t.key for t in tokens if not t.negation))
-    negated = sum(t.negation for t in tokens) % 2 == 1
+    # Keys said only under a negation; a key said both ways ("across GPUs ... not one GPU")
+    # carries no polarity of its own.
+    plain = {t.key for t in tokens if t.content and not t.negated}
+    negated = frozenset(t.key for t in tokens if t.negated and t.key not in plain)
     return keys, negated
 
 
