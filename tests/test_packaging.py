@@ -58,3 +58,18 @@ def test_help_does_not_import_heavy_modules():
     code = "import sys; from prep.cli import app; print(sorted(m for m in ('rich','pydantic','fsrs','numpy','rapidfuzz') if m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.strip() == "[]", result.stdout + result.stderr
+
+
+def test_readme_examples_name_real_questions_and_commands():
+    from prep.bank import load_bank
+    from prep.cli import COMMANDS
+    from prep.paths import BankLocation
+
+    readme = (ROOT / "README.md").read_text()
+    bank = load_bank(BankLocation(bundled_bank_root(), "bundled"))
+    for command, argument in re.findall(r"^prep (\w+) ([a-z0-9]+(?:-[a-z0-9]+)+)\b", readme, re.M):
+        assert command in COMMANDS, command
+        if command in ("show", "grade", "history", "answer", "edit"):
+            assert argument in bank.questions, argument
+    for command in re.findall(r"^prep (\w+)", readme, re.M):
+        assert command in COMMANDS, command
