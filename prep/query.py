@@ -67,11 +67,18 @@ class Hit:
     text: str  # the text of that field
 
 
+FIELD_WEIGHT = {"id": 1.0, "prompt": 1.0, "key point": 0.95, "tag": 0.9, "answer": 0.85}
+
+
 def search(
     bank: Bank, text: str, questions: Iterable[Question] | None = None, limit: int | None = None,
     cutoff: float = 60.0,
 ) -> list[Hit]:
-    """Fuzzy search over ids, prompts, key points, tags and answers, best match first."""
+    """Fuzzy search over ids, prompts, key points, tags and answers, best match first.
+
+    rapidfuzz's WRatio weighs whole, partial and word-order-free matches by length; a match in
+    the prompt counts a little more than one in a key point, tag or answer.
+    """
     from rapidfuzz import fuzz, utils
 
     if not text.strip():
@@ -79,18 +86,17 @@ def search(
     needle = utils.default_process(text)
     hits = []
     for question in bank.questions.values() if questions is None else questions:
-        fields = [("id", question.id), ("prompt", question.prompt)]
+        fields = [("id", question.id.replace("-", " ")), ("prompt", question.prompt)]
         fields += [("key point", p) for kp in question.key_points for p in kp.phrasings]
         fields += [("tag", t) for t in question.tags]
         answer = bank.answer_text(question.id)
-        if answer:
-            fields.append(("answer", answer))
+        if answer:  # sentence by sentence: a long text would dilute a short query
+            from .textmatch import sentences
+
+            fields += [("answer", sentence) for sentence in sentences(answer)]
         best = max(
-            (
-                (fuzz.partial_ratio(needle, utils.default_process(value)) if len(value) > len(text)
-                 else fuzz.ratio(needle, utils.default_process(value)), name, value)
-                for name, value in fields
-            ),
+            ((fuzz.WRatio(needle, utils.default_process(value)) * FIELD_WEIGHT[name], name, value)
+             for name, value in fields),
             key=lambda item: item[0],
         )
         if best[0] >= cutoff:

@@ -30,25 +30,30 @@ def difficulty(level: int) -> str:
     return "●" * level + "○" * (3 - level)
 
 
-def question_table(bank: "Bank", questions: "list[Question]", hits: "list[Hit] | None" = None) -> Table:
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False)
-    table.add_column("id", style="bold", no_wrap=True)
-    table.add_column("category", no_wrap=True)
-    table.add_column("kind", no_wrap=True)
-    table.add_column("diff", no_wrap=True)
-    table.add_column("prompt", overflow="fold", ratio=1)
-    if hits is not None:
-        table.add_column("match", no_wrap=True)
+def question_table(
+    bank: "Bank", questions: "list[Question]", hits: "list[Hit] | None" = None, width: int = 120
+) -> Table:
     rows = hits if hits is not None else questions
-    for row in rows:
-        q = row.question if hits is not None else row
-        cells = [
-            q.id,
-            bank.category_of[q.id],
-            Text(q.kind, style=KIND_STYLE.get(q.kind, "")),
-            difficulty(q.difficulty),
-            escape(q.prompt),
-        ]
+    shown = [row.question if hits is not None else row for row in rows]
+    one_category = len({bank.category_of[q.id] for q in shown}) == 1
+    roomy = width >= 110  # kind and difficulty only when the prompt still gets room
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False)
+    table.add_column("id", style="bold", overflow="fold", max_width=34)
+    if not one_category:
+        table.add_column("category", overflow="fold", max_width=18)
+    if roomy:
+        table.add_column("kind", no_wrap=True)
+        table.add_column("diff", no_wrap=True)
+    table.add_column("prompt", overflow="fold", ratio=1, min_width=30)
+    if hits is not None:
+        table.add_column("match", overflow="fold", max_width=12)
+    for row, q in zip(rows, shown):
+        cells = [q.id]
+        if not one_category:
+            cells.append(bank.category_of[q.id])
+        if roomy:
+            cells += [Text(q.kind, style=KIND_STYLE.get(q.kind, "")), difficulty(q.difficulty)]
+        cells.append(escape(q.prompt))
         if hits is not None:
             cells.append(f"{row.score:.0f} {row.field}")
         table.add_row(*cells)

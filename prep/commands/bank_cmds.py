@@ -121,7 +121,7 @@ def _print_table(bank, questions, hits) -> None:  # type: ignore[no-untyped-def]
     if not shown:
         out.print("No questions match.")
         return
-    out.print(question_table(bank, questions, hits))
+    out.print(question_table(bank, questions, hits, width=out.width))
     out.print(f"{shown} question{'s' if shown != 1 else ''}", style="dim")
 
 
