@@ -11,7 +11,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from prep.bank import load_bank
-from prep.export import cram_sheet, md_inline, parse_import, to_csv
+from prep.export import cram_sheet, md_inline, parse_import
 from prep.paths import BankLocation
 
 from .conftest import write

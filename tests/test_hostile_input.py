@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from prep.errors import PrepError
 from prep.paths import BankLocation
 from prep.yamlio import MAX_FILE_BYTES, parse
 
-from .conftest import installed_prep, write
+from .conftest import installed_prep
 
 yaml_like = st.text(
     alphabet=st.sampled_from(list("abc:- \n\t[]{}'\"#&*!|>%@`,?0129.") + ["\u00e9", "\x00", "\x07", "\ufeff"]),

@@ -18,7 +18,7 @@ from rich.text import Text
 from ..grading import Grade
 from ..models import Question
 from ..render import KIND_STYLE, difficulty, grade_report
-from ..scheduler import RATINGS, RatingName
+from ..scheduler import RatingName
 from ..session import Choice, QueueItem, Session, parse_rating, spoken_seconds
 
 KEYS_HELP = "1 Again  2 Hard  3 Good  4 Easy  ·  u undo  e edit  s skip  q quit"
@@ -191,12 +191,3 @@ def _read_key(stream: TextIO) -> str | None:
     if char == "\x04":  # Ctrl-D
         return None
     return "" if char in ("\r", "\n") else char.lower()
-
-
-def print_summary(out: Console, summary, as_json: bool = False) -> None:  # type: ignore[no-untyped-def]
-    from ..render import summary_table
-
-    out.print(summary_table(summary))
-
-
-__all__ = ["ConsoleUI", "RATINGS"]

@@ -64,9 +64,7 @@ def cram(
     bank, questions = _selected(app, category, tag, kind)
     now = clock.now()
     if weakest is not None or due:
-        from ..scheduler import Scheduler
         from ..session import weakest_first
-        from ..store import Store
         from .drill_cmds import _setup
 
         settings, store, scheduler = _setup(app)
