@@ -42,7 +42,8 @@ class Settings:
     pass_score: float = 70.0
     partial_score: float = 35.0
     easy_score: float = 85.0  # and within target time, for the rating "easy"
-    list_max_words: float = 3.0  # median words per comma-separated item of a bare keyword list
+    list_claim_words: int = 3  # an item of this many words says something ("GIL serializes threads")
+    list_max_claim_share: float = 0.34  # a keyword list: under a third of its items say anything
     list_max_function_share: float = 0.12  # share of small words below which text is not prose
     fallback_none: float = 0.0  # fallback mode: any overlap with a reference sentence earns some credit
     fallback_full: float = 0.50  # ... and half its content words, anywhere, cover it (paraphrase loses words)
@@ -303,14 +304,21 @@ class _Matcher:
 
 
 def _is_keyword_list(attempt: str, tokens: list[Token], settings: Settings) -> bool:
-    """Bare terms separated by commas or lines, with almost none of the small words of prose."""
+    """Bare terms separated by commas or lines: almost no item states anything.
+
+    An item states something when it has a few words ("GIL serializes threads") or a relation
+    written as notation ("DP = 256/32", "grads -> all-reduce"); terse notes are full of such
+    items, a keyword list has none. Prose glue words are the second signal.
+    """
     items = [i for i in _LIST_ITEM.split(attempt) if i.strip()]
     if len(items) < 3:
         return False
-    lengths = sorted(word_count(i) for i in items)
-    median = lengths[len(lengths) // 2]
+    claims = sum(
+        1 for i in items if word_count(i) >= settings.list_claim_words or _RELATION.search(i)
+    )
     function_share = sum(not t.content for t in tokens) / len(tokens)
-    return median <= settings.list_max_words and function_share < settings.list_max_function_share
+    return claims / len(items) < settings.list_max_claim_share and function_share < settings.list_max_function_share
 
 
-_LIST_ITEM = re.compile(r"[,;\n/|•]+|\s-\s|\band\b")
+_RELATION = re.compile(r"=|->|→|=>|<|>|~|≈|\bvs\b|\bx\b|\d\s*[*/+]\s*\d")
+_LIST_ITEM = re.compile(r"[,;\n/|•]+|\.\s|\s-\s|\band\b")

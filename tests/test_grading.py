@@ -173,3 +173,10 @@ def test_score_never_decreases_when_the_correct_answer_is_appended(noise):
     )
     correct = "ZeRO shards the optimizer states across GPUs."
     assert grade(question, None, noise + "\n" + correct).score >= grade(question, None, noise).score
+
+
+def test_terse_notes_with_relations_are_not_a_keyword_list(dp):
+    notes = "DP: replica per GPU -> grads all-reduced, batch split. MP: layers sharded across GPUs, needed when too big."
+    g = _grade(dp, notes)
+    assert not any("keywords" in n for n in g.notes)
+    assert g.verdict == "pass"
