@@ -35,7 +35,7 @@ class Settings:
     exact_below: int = 4  # words shorter than this must match exactly ("tp" is not "dp")
     min_root: int = 4  # a word that starts with another word this long shares its root
     root_similarity: float = 0.9  # credit for such a derived form ("reuse" ~ "reusability")
-    point_full: float = 0.75  # share of a claim's words in one sentence for full credit
+    point_full: float = 0.65  # share of a claim's words in one sentence for full credit (two in three)
     point_none: float = 0.40  # ... below which the claim gets no credit
     point_matched: float = 0.60  # ... from which the claim is shown as matched
     pitfall_hit: float = 0.80  # a wrong claim must be said almost in full to count
