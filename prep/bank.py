@@ -188,11 +188,8 @@ def _load_valid(
             "items": [(i, raw_items[i]) for i, _ in items],
             "positions": _kept_positions(doc, list_key, len(raw_items)),
         }
-        from .session import content_hash
-
         index = (
-            [IndexRow(q.id, header["category"], q.kind, q.tags, q.prompt, content_hash(q), header["title"])
-             for _, q in items]
+            [IndexRow.of(q, header["category"], header["title"]) for _, q in items]
             if model is CategoryFile
             else []
         )

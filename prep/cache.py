@@ -13,27 +13,36 @@ import hashlib
 import json
 import os
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import __version__
 from .paths import BankLocation, bank_files, cache_dir
 
 # Bump when what is stored changes shape; a mismatch empties the cache.
 CACHE_FORMAT = f"5/{__version__}"
-_TAG_SEPARATOR = "\x1f"  # tags cannot contain it (they are YAML text); cheaper than JSON per row
+_TAG_SEPARATOR = "\x1f"  # a control character no tag uses; cheaper than JSON per row
 
 
-@dataclass(frozen=True)
-class IndexRow:
+class IndexRow(NamedTuple):  # a tuple, straight from SQLite: 10,000 are built on every `prep next`
     id: str
     category: str
     kind: str
-    tags: tuple[str, ...]
+    tags_text: str  # tags joined by _TAG_SEPARATOR; split only when a tag filter asks
     prompt: str
     content_hash: str = ""  # of prompt + key points: stats flags cards reviewed under other wording
     category_title: str = ""
+
+    @property
+    def tags(self) -> tuple[str, ...]:
+        return tuple(self.tags_text.split(_TAG_SEPARATOR)) if self.tags_text else ()
+
+    @classmethod
+    def of(cls, question, category: str, title: str) -> "IndexRow":  # type: ignore[no-untyped-def]
+        from .session import content_hash
+
+        return cls(question.id, category, question.kind, _TAG_SEPARATOR.join(question.tags), question.prompt,
+                   content_hash(question), title)
 
 
 def file_signature(path: Path) -> tuple[int, int] | None:
@@ -127,8 +136,7 @@ class BankCache:
             self.db.execute("DELETE FROM qindex WHERE file = ?", (str(path),))
             self.db.executemany(
                 "INSERT INTO qindex VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(r.id, str(path), i, r.category, r.kind, _TAG_SEPARATOR.join(r.tags), r.prompt,
-                  r.content_hash, r.category_title)
+                [(r.id, str(path), i, r.category, r.kind, r.tags_text, r.prompt, r.content_hash, r.category_title)
                  for i, r in enumerate(index)],
             )
             self.db.execute("COMMIT")
@@ -170,12 +178,9 @@ class BankCache:
             row = self.db.execute("SELECT value FROM meta WHERE key = 'valid'").fetchone()
             if row is None or row[0] != _bank_signature(paths):
                 return None
-            return [
-                IndexRow(r[0], r[1], r[2], tuple(r[3].split(_TAG_SEPARATOR)) if r[3] else (), r[4], r[5], r[6])
-                for r in self.db.execute(
-                    "SELECT id, category, kind, tags, prompt, content_hash, category_title FROM qindex"
-                    " ORDER BY file, ord")
-            ]
+            return list(map(IndexRow._make, self.db.execute(
+                "SELECT id, category, kind, tags, prompt, content_hash, category_title FROM qindex"
+                " ORDER BY file, ord")))
         except (sqlite3.DatabaseError, ValueError):
             self._reset()
             return None
@@ -207,11 +212,8 @@ def question_index(location: BankLocation) -> list[IndexRow]:
 
 
 def index_of(bank) -> list[IndexRow]:  # type: ignore[no-untyped-def]
-    from .session import content_hash
-
     return [
-        IndexRow(q.id, bank.category_of[q.id], q.kind, q.tags, q.prompt, content_hash(q),
-                 bank.categories[bank.category_of[q.id]].title)
+        IndexRow.of(q, bank.category_of[q.id], bank.categories[bank.category_of[q.id]].title)
         for q in bank.questions.values()
     ]
 

@@ -25,37 +25,57 @@ def _is_usage_error(error: BaseException) -> bool:
     return any(cls.__name__ == "UsageError" for cls in type(error).__mro__)
 
 
-# Every command: name -> (module, attribute). The attribute is a command function or, for
-# command groups, a typer.Typer. Order here is the order in `prep --help`.
-COMMANDS: dict[str, tuple[str, str]] = {
-    "drill": ("drill_cmds", "drill"),
-    "next": ("drill_cmds", "next_card"),
-    "grade": ("grade_cmds", "grade"),
-    "list": ("bank_cmds", "list_questions"),
-    "show": ("bank_cmds", "show"),
-    "search": ("bank_cmds", "search"),
-    "validate": ("bank_cmds", "validate"),
-    "add": ("author_cmds", "add"),
-    "answer": ("author_cmds", "answer"),
-    "edit": ("author_cmds", "edit"),
-    "mv": ("author_cmds", "mv"),
-    "rm": ("author_cmds", "rm"),
-    "stats": ("stats_cmds", "stats"),
-    "history": ("stats_cmds", "history"),
-    "optimize": ("stats_cmds", "optimize"),
-    "export": ("export_cmds", "export_app"),
-    "import": ("export_cmds", "import_file"),
-    "state": ("state_cmds", "state_app"),
+# Every command: name -> (module, attribute, one-line summary). The attribute is a command
+# function or, for command groups, a typer.Typer. The summary is the first line of its help,
+# kept here so `prep --help` imports no command module (a test checks they agree). Order here
+# is the order in `prep --help`.
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "drill": ("drill_cmds", "drill",
+        "Drill questions with spaced repetition: due cards first, then new ones."),
+    "next": ("drill_cmds", "next_card",
+        "Show the card `prep drill` would show first, and how many are due, without starting."),
+    "grade": ("grade_cmds", "grade",
+        "Score an answer against a question's key points, pitfalls and prepared answer."),
+    "list": ("bank_cmds", "list_questions",
+        "List the questions of the bank, optionally filtered and fuzzy-searched."),
+    "show": ("bank_cmds", "show",
+        "Show one question: prompt, key points, pitfalls, your answer and follow-ups."),
+    "search": ("bank_cmds", "search",
+        "Fuzzy-search prompts, key points, tags and answers, best match first."),
+    "validate": ("bank_cmds", "validate",
+        "Check every file of the bank and list every problem as file:line:col."),
+    "add": ("author_cmds", "add",
+        "Add a question: asks for each field, or takes them all as options for scripts."),
+    "answer": ("author_cmds", "answer",
+        "Write or replace your own prepared answer to a question."),
+    "edit": ("author_cmds", "edit",
+        "Open the question (or its answer) in $VISUAL/$EDITOR at its line, then re-validate."),
+    "mv": ("author_cmds", "mv",
+        "Rename a question id everywhere: definition, answers, follow-ups and review history."),
+    "rm": ("author_cmds", "rm",
+        "Remove a question and its answer (its review history stays in the state database)."),
+    "stats": ("stats_cmds", "stats",
+        "Where you stand: totals, weakest categories, a 14-day forecast, a 12-week heatmap, leeches."),
+    "history": ("stats_cmds", "history",
+        "The review log of one question: date, rating, score, time and the answer you typed."),
+    "optimize": ("stats_cmds", "optimize",
+        "Fit personal FSRS parameters to your review history; the scheduler then uses them."),
+    "export": ("export_cmds", "export_app",
+        "Write the bank out: a markdown cram sheet, an Anki deck, or CSV."),
+    "import": ("export_cmds", "import_file",
+        "Import questions, appended to a category file the way `prep add` writes them."),
+    "state": ("state_cmds", "state_app",
+        "Check, back up, move or prune your review history (the SQLite state database)."),
 }
 
 
 def _target(name: str):  # type: ignore[no-untyped-def]
-    module, attribute = COMMANDS[name]
+    module, attribute, _summary = COMMANDS[name]
     return getattr(importlib.import_module(f"prep.commands.{module}"), attribute)
 
 
-def _summary(name: str) -> str:
-    target = _target(name)
+def help_summary(target) -> str:  # type: ignore[no-untyped-def]
+    """The first line of a command's (or command group's) help."""
     text = target.info.help if isinstance(target, typer.Typer) else target.__doc__
     return (text or "").strip().split("\n")[0]
 
@@ -82,7 +102,7 @@ class _PrepGroup(TyperGroup):
 
     def format_commands(self, ctx, formatter):  # type: ignore[no-untyped-def]
         # The summaries come from docstrings, without building every command.
-        rows = [(name, _summary(name)) for name in COMMANDS]
+        rows = [(name, summary) for name, (_module, _attribute, summary) in COMMANDS.items()]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
@@ -200,6 +220,11 @@ def _global_options(
 
 def main() -> None:
     """Console-script entry point."""
+    import os
+
+    # typer builds a pydantic TypeAdapter per option; without this, pydantic scans every
+    # installed package's entry points for plugins on each start. prep uses no plugins.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     app(prog_name="prep")
 
 

@@ -52,7 +52,7 @@ def compute(store: Store, scheduler: Scheduler, now: datetime, questions: Sequen
     per_question: dict[str, tuple[int, int, float | None, float]] = {}
     for qid, n, passed, avg_score, seconds in store.db.execute(
         "SELECT question_id, COUNT(*), SUM(rating >= 3), AVG(score), TOTAL(elapsed_seconds)"
-        " FROM reviews GROUP BY question_id"
+        " FROM reviews NOT INDEXED GROUP BY question_id"  # a table scan beats 100k index lookups
     ):
         if qid in wanted:
             per_question[qid] = (n, passed or 0, avg_score, seconds)
@@ -84,13 +84,14 @@ def compute(store: Store, scheduler: Scheduler, now: datetime, questions: Sequen
     # --- activity: heatmap, streak, time ---
     first_day = local_today - timedelta(days=HEATMAP_WEEKS * 7 - 1)
     first_day -= timedelta(days=first_day.weekday())  # calendar columns start on Monday
-    per_day = _reviews_per_day(store, first_day, now)
+    all_days = _reviews_per_day(store, now)
+    per_day = {d: n for d, n in all_days.items() if d >= first_day}
     streak = 0
     day = local_today if per_day.get(local_today) else local_today - timedelta(days=1)
     while per_day.get(day):
         streak += 1
         day -= timedelta(days=1)
-    longest = _longest_streak(store)
+    longest = _longest_streak(all_days)
     seconds_total, seconds_week, review_count = store.db.execute(
         "SELECT TOTAL(elapsed_seconds), TOTAL(CASE WHEN reviewed_at >= ? THEN elapsed_seconds END), COUNT(*)"
         " FROM reviews", (format_time(now - timedelta(days=7)),)
@@ -129,28 +130,25 @@ def compute(store: Store, scheduler: Scheduler, now: datetime, questions: Sequen
     }
 
 
-def _reviews_per_day(store: Store, since: date, now: datetime) -> dict[date, int]:
-    """Reviews per local calendar day from *since*; SQLite's 'localtime' matches Python's."""
-    counts: dict[date, int] = {}
-    start = datetime.combine(since, datetime.min.time()).astimezone()
-    for day, n in store.db.execute(
-        "SELECT date(substr(reviewed_at, 1, 19), 'localtime') AS d, COUNT(*) FROM reviews"
-        " WHERE reviewed_at >= ? GROUP BY d", (format_time(start),)
+def _reviews_per_day(store: Store, now: datetime) -> dict[date, int]:
+    """Reviews per local calendar day, from one scan grouped by UTC hour (cheap: fixed-width
+    text) and shifted to local days in Python; faster than SQLite's per-row 'localtime'."""
+    offset = now.astimezone().utcoffset() or timedelta(0)
+    counts: dict[date, int] = defaultdict(int)
+    for hour, n in store.db.execute(
+        "SELECT substr(reviewed_at, 1, 13) AS h, COUNT(*) FROM reviews GROUP BY h"
     ):
-        counts[date.fromisoformat(day)] = n
-    return counts
+        counts[(datetime.fromisoformat(hour + ":00") + offset).date()] += n
+    return dict(counts)
 
 
-def _longest_streak(store: Store) -> int:
+def _longest_streak(per_day: dict[date, int]) -> int:
     longest = current = 0
     previous: date | None = None
-    for (day,) in store.db.execute(
-        "SELECT DISTINCT date(substr(reviewed_at, 1, 19), 'localtime') FROM reviews ORDER BY 1"
-    ):
-        d = date.fromisoformat(day)
-        current = current + 1 if previous and (d - previous).days == 1 else 1
+    for day in sorted(per_day):
+        current = current + 1 if previous and (day - previous).days == 1 else 1
         longest = max(longest, current)
-        previous = d
+        previous = day
     return longest
 
 
