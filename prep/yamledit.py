@@ -57,14 +57,6 @@ def mapping_value(node: yaml.Node, key: str) -> yaml.Node | None:
     return None
 
 
-def mapping_key(node: yaml.Node, key: str) -> yaml.Node | None:
-    if isinstance(node, yaml.MappingNode):
-        for k, _v in node.value:
-            if isinstance(k, yaml.ScalarNode) and k.value == key:
-                return k
-    return None
-
-
 def line_start(text: str, index: int) -> int:
     return text.rfind("\n", 0, index) + 1
 

@@ -39,12 +39,17 @@ def _reviews(state):
         db.close()
 
 
-def test_full_session_in_a_terminal_with_undo_and_quit(bank_dir, state_file, env):
-    child = pexpect.spawn(
+def _spawn_drill(bank_dir, state_file, env):
+    """`prep drill` in a real pseudo-terminal, as a user starts it."""
+    return pexpect.spawn(
         installed_prep(),
         ["--bank", str(bank_dir), "--state", str(state_file), "drill", "--category", "parallelism"],
         env=env, encoding="utf-8", timeout=20, dimensions=(50, 110),
     )
+
+
+def test_full_session_in_a_terminal_with_undo_and_quit(bank_dir, state_file, env):
+    child = _spawn_drill(bank_dir, state_file, env)
     try:
         child.expect("What is the difference between data parallelism")
         child.expect("Your answer")
@@ -84,11 +89,7 @@ def test_full_session_in_a_terminal_with_undo_and_quit(bank_dir, state_file, env
 
 
 def test_ctrl_c_prints_a_summary_and_keeps_ratings(bank_dir, state_file, env):
-    child = pexpect.spawn(
-        installed_prep(),
-        ["--bank", str(bank_dir), "--state", str(state_file), "drill", "--category", "parallelism"],
-        env=env, encoding="utf-8", timeout=20, dimensions=(50, 110),
-    )
+    child = _spawn_drill(bank_dir, state_file, env)
     try:
         child.expect("Your answer")
         child.sendline(GOOD)

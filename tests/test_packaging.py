@@ -73,3 +73,10 @@ def test_readme_examples_name_real_questions_and_commands():
             assert argument in bank.questions, argument
     for command in re.findall(r"^prep (\w+)", readme, re.M):
         assert command in COMMANDS, command
+
+
+def test_command_summaries_match_their_help():
+    from prep.cli import COMMANDS, _target, help_summary
+
+    for name, (_module, _attribute, summary) in COMMANDS.items():
+        assert summary == help_summary(_target(name)), name
