@@ -101,7 +101,7 @@ class _PrepGroup(TyperGroup):
         return self.commands.get(name)
 
     def format_commands(self, ctx, formatter):  # type: ignore[no-untyped-def]
-        # The summaries come from docstrings, without building every command.
+        # Summaries come from COMMANDS, so help builds (and imports) no command at all.
         rows = [(name, summary) for name, (_module, _attribute, summary) in COMMANDS.items()]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
