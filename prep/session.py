@@ -337,7 +337,9 @@ def run(session: Session, queue: list[QueueItem], ui: DrillUI) -> Summary:
                     ui.notify(f"undid {undone.rating} on {undone.question_id}")
                 continue
             assert choice.rating is not None
-            session.rate(question.id, choice.rating, graded=graded, answer=answer, elapsed=elapsed)
+            rated = session.rate(question.id, choice.rating, graded=graded, answer=answer, elapsed=elapsed)
+            if rated.card_after is not None:
+                ui.notify(f"{choice.rating}: next review {describe_interval(rated.card_after.due - session.clock())}")
             done.append(item)
             follow = [f for f in question.follow_ups if f in session.bank.questions and f not in seen_follow_ups]
             if follow and ui.offer_follow_up(session.bank.question(follow[0])):
@@ -347,6 +349,16 @@ def run(session: Session, queue: list[QueueItem], ui: DrillUI) -> Summary:
     except KeyboardInterrupt:
         return session.finish(interrupted=True)
     return session.finish()
+
+
+def describe_interval(delta) -> str:  # type: ignore[no-untyped-def]
+    """'in 10 minutes', 'in 3 days', 'in 2 months': how far away the next review is."""
+    seconds = max(0, int(delta.total_seconds()))
+    for unit, size in (("month", 30 * 86400), ("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            n = round(seconds / size)
+            return f"in {n} {unit}{'s' if n != 1 else ''}"
+    return "now"
 
 
 def parse_rating(text: str) -> RatingName | None:

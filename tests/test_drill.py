@@ -42,6 +42,7 @@ def test_full_session_records_every_rating(run, state_file):
     assert rows[0][4] == GOOD and rows[0][5] == "type"
     assert "PASS" in result.output and "Session done." in result.output
     assert "cards 3" in result.output
+    assert "again: next review in 1 minute" in result.output  # FSRS's first learning step
 
 
 def test_output_explains_the_score(run):
