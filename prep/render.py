@@ -214,10 +214,9 @@ def stats_view(data: dict, width: int = 100) -> Group:  # type: ignore[type-arg]
         ),
     ]
     table = Table(title="By category, weakest first", box=box.SIMPLE_HEAD, title_justify="left", show_edge=False)
-    for column, justify in (("category", "left"), ("questions", "right"), ("reviewed", "right"),
-                            ("recall now", "right"), ("pass rate", "right"), ("avg score", "right"),
-                            ("lapses", "right")):
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    table.add_column("category", no_wrap=True, overflow="ellipsis", max_width=28)
+    for column in ("questions", "seen", "recall", "pass", "score", "lapses"):
+        table.add_column(column, justify="right", no_wrap=True, min_width=len(column))
     for c in data["categories"]:
         recall = c["retrievability"]
         table.add_row(
