@@ -214,7 +214,7 @@ def stats_view(data: dict, width: int = 100) -> Group:  # type: ignore[type-arg]
         ),
     ]
     table = Table(title="By category, weakest first", box=box.SIMPLE_HEAD, title_justify="left", show_edge=False)
-    table.add_column("category", no_wrap=True, overflow="ellipsis", max_width=28)
+    table.add_column("category", no_wrap=True, overflow="ellipsis", max_width=24)
     for column in ("questions", "seen", "recall", "pass", "score", "lapses"):
         table.add_column(column, justify="right", no_wrap=True, min_width=len(column))
     for c in data["categories"]:
