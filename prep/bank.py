@@ -20,7 +20,7 @@ from .errors import BankInvalid, NotFound, Problem, display_path
 from .suggest import did_you_mean
 from .models import Answer, AnswersFile, CategoryFile, Question
 from .paths import YAML_SUFFIXES, BankLocation, bank_files
-from .yamlio import Document, PathKey, load_file, parse
+from .yamlio import MAX_FILE_BYTES, Document, PathKey, load_file, parse
 
 
 
@@ -159,21 +159,29 @@ def _load_valid(
     display = display_path(path)
     item_model = Question if model is CategoryFile else Answer
     raw: bytes | None = None
+
+    def read() -> bytes | None:  # at most once per file, shared by the cache check and the parse
+        nonlocal raw
+        if raw is None:
+            try:  # oversized files are left for load_file to refuse without reading them
+                if path.is_file() and path.stat().st_size <= MAX_FILE_BYTES:
+                    raw = path.read_bytes()
+            except OSError:
+                raw = None
+        return raw
+
     if path in overrides:
         doc = parse(overrides[path] or "", display)
     else:
         if cache is not None:
-            try:
-                raw = path.read_bytes() if path.is_file() else None
-            except OSError:
-                raw = None
-            payload = cache.get(path, raw)
+            payload = cache.get(path, read)
             if payload is not None:
                 doc = Document(display, positions={tuple(k): (l, c) for k, l, c in payload["positions"]})
                 items = [(i, item_model.model_validate(d)) for i, d in payload["items"]]
                 ids = [q.id for _, q in items] if model is CategoryFile else []
                 return doc, payload["header"], items, ids
-        doc = load_file(path, display)
+            read()
+        doc = load_file(path, display, raw)
     problems += doc.problems
     before = len(problems)
     header, items = _validate(doc, model, problems)

@@ -14,6 +14,7 @@ import json
 import os
 import sqlite3
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from . import __version__
@@ -103,8 +104,12 @@ class BankCache:
 
     # --- per-file entries ------------------------------------------------------------------
 
-    def get(self, path: Path, raw: bytes | None = None) -> dict[str, Any] | None:
-        """The cached payload of *path* if it is still what the file says, else None."""
+    def get(self, path: Path, read: Callable[[], bytes | None]) -> dict[str, Any] | None:
+        """The cached payload of *path* if it is still what the file says, else None.
+
+        *read* gives the file's bytes; it is called only when the size and mtime do not settle
+        the question, so an unchanged bank is never read at all.
+        """
         if self.db is None:
             return None
         signature = file_signature(path)
@@ -115,6 +120,7 @@ class BankCache:
                 return None
             if (row[0], row[1]) == signature:
                 return json.loads(row[3])
+            raw = read() if row[0] == signature[0] else None
             if raw is not None and row[0] == len(raw) and row[2] == hashlib.sha256(raw).hexdigest():
                 # Touched but unchanged (a checkout, an editor that saved without edits).
                 self.db.execute("UPDATE files SET mtime_ns = ? WHERE path = ?", (signature[1], str(path)))

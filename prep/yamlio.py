@@ -62,18 +62,22 @@ class Document:
         return Problem(self.file, line, column, message, dotted)
 
 
-def read_text(path: Path, display: str) -> tuple[str | None, list[Problem]]:
-    """Read a bank file as text, refusing what is not a regular, reasonably sized UTF-8 file."""
+def read_text(path: Path, display: str, raw: bytes | None = None) -> tuple[str | None, list[Problem]]:
+    """Read a bank file as text, refusing what is not a regular, reasonably sized UTF-8 file.
+
+    *raw* is the file's bytes when the caller has already read them.
+    """
     try:
         if path.is_dir():
             return None, [Problem(display, 0, 0, "is a directory, not a YAML file")]
-        size = path.stat().st_size
+        size = path.stat().st_size if raw is None else len(raw)
         if size > MAX_FILE_BYTES:
             limit = MAX_FILE_BYTES // (1024 * 1024)
             return None, [
                 Problem(display, 0, 0, f"file is {size / 1048576:.1f} MiB; the limit is {limit} MiB")
             ]
-        raw = path.read_bytes()
+        if raw is None:
+            raw = path.read_bytes()
     except OSError as exc:
         return None, [Problem(display, 0, 0, f"cannot read file: {exc.strerror or exc}")]
     try:
@@ -126,8 +130,8 @@ def parse(text: str, display: str) -> Document:
     return doc
 
 
-def load_file(path: Path, display: str) -> Document:
-    text, problems = read_text(path, display)
+def load_file(path: Path, display: str, raw: bytes | None = None) -> Document:
+    text, problems = read_text(path, display, raw)
     if text is None:
         return Document(display, problems=problems)
     return parse(text, display)

@@ -23,9 +23,9 @@ def _count_parses(monkeypatch):
     parsed = []
     real = yamlio.load_file
 
-    def spy(path, display):
+    def spy(path, display, raw=None):
         parsed.append(path.name)
-        return real(path, display)
+        return real(path, display, raw)
 
     monkeypatch.setattr("prep.bank.load_file", spy)
     return parsed
