@@ -15,7 +15,8 @@ from rich.table import Table
 from rich.text import Text
 
 if TYPE_CHECKING:
-    from .bank import Bank, Report
+    from .bank import Bank
+    from .checks import Report
     from .models import Question
     from .query import Hit
 

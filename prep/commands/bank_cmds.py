@@ -49,11 +49,11 @@ def validate(
     Exits 0 when the bank is valid, 2 when it has problems. Near-duplicate prompts are
     reported as warnings and do not fail validation.
     """
-    from .. import bank as bank_module
+    from .. import checks
     from ..render import console, validation_report
 
     app: AppContext = ctx.obj
-    report = bank_module.validate(app.bank_location())
+    report = checks.validate(app.bank_location())
     if as_json:
         emit_json(report.to_dict())
     else:

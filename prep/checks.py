@@ -1,0 +1,100 @@
+"""`prep validate`: every problem of the bank, plus advice such as near-duplicate prompts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .bank import Bank, check_bank
+from .errors import Problem, display_path
+from .paths import BankLocation
+
+NEAR_DUPLICATE_CUTOFF = 90.0
+EXACT_LIMIT = 4000  # up to this many prompts every pair is compared (16M pairs, about a second)
+RARE_TOKENS = 4  # beyond it, only pairs sharing one of each prompt's rarest words are compared
+
+
+def near_duplicate_prompts(bank: Bank, cutoff: float = NEAR_DUPLICATE_CUTOFF) -> list[tuple[str, str, float]]:
+    """Pairs of questions whose prompts are nearly the same text (rapidfuzz ratio >= cutoff).
+
+    Small banks compare every pair. Large ones compare only pairs that share one of each
+    prompt's rarest words: two prompts 90% alike share nearly all their words, so this finds
+    them without the quadratic cost (100M pairs at 10,000 questions).
+    """
+    import numpy as np  # rapidfuzz's cdist returns a numpy array
+    from rapidfuzz import fuzz, process, utils
+
+    ids = list(bank.questions)
+    prompts = [utils.default_process(bank.questions[i].prompt) for i in ids]
+    if len(prompts) < 2:
+        return []
+    if len(prompts) <= EXACT_LIMIT:
+        scores = process.cdist(prompts, prompts, scorer=fuzz.ratio, score_cutoff=cutoff, dtype=np.uint8, workers=-1)
+        rows, cols = np.nonzero(np.triu(scores, k=1))
+        return [(ids[r], ids[c], float(scores[r, c])) for r, c in zip(rows.tolist(), cols.tolist())]
+
+    words = [set(p.split()) for p in prompts]
+    frequency: dict[str, int] = {}
+    for ws in words:
+        for w in ws:
+            frequency[w] = frequency.get(w, 0) + 1
+    postings: dict[str, list[int]] = {}
+    rare = []
+    for i, ws in enumerate(words):
+        chosen = sorted(ws, key=lambda w: (frequency[w], w))[:RARE_TOKENS]
+        rare.append(chosen)
+        for w in chosen:
+            postings.setdefault(w, []).append(i)
+    pairs = []
+    for i, chosen in enumerate(rare):
+        candidates = sorted({j for w in chosen for j in postings[w] if j > i})
+        if not candidates:
+            continue
+        for _, score, k in process.extract(prompts[i], [prompts[j] for j in candidates], scorer=fuzz.ratio,
+                                           score_cutoff=cutoff, limit=None):
+            pairs.append((ids[i], ids[candidates[k]], float(score)))
+    return pairs
+
+
+@dataclass
+class Report:
+    """What `prep validate` reports: counts, errors and warnings."""
+
+    bank: Bank
+    problems: list[Problem]
+    warnings: list[Problem]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "bank": str(self.bank.location.root),
+            "origin": self.bank.location.origin,
+            "categories": len(self.bank.categories),
+            "questions": len(self.bank.questions),
+            "answers": len(self.bank.answers),
+            "problems": [p.to_dict() for p in self.problems],
+            "warnings": [w.to_dict() for w in self.warnings],
+        }
+
+
+def validate(location: BankLocation) -> Report:
+    """Every problem of the bank, plus warnings such as near-duplicate prompts."""
+    bank, problems = check_bank(location)
+    warnings = []
+    for first, second, score in near_duplicate_prompts(bank):
+        origin = bank.question_origin[second]
+        other = bank.question_origin[first]
+        warnings.append(
+            Problem(
+                display_path(origin.file),
+                origin.line,
+                1,
+                f"prompt of {second!r} is {score:.0f}% similar to {first!r} "
+                f"({display_path(other.file)}:{other.line})",
+            )
+        )
+    return Report(bank, sorted(problems), warnings)
