@@ -31,6 +31,21 @@ class AppContext:
             self._bank = load_bank(self.bank_location())
         return self._bank
 
+    def open_schedule(self, retention: float | None = None, new: int | None = None):  # type: ignore[no-untyped-def]
+        """Drill settings (config < options), the state store, and a scheduler using the
+        personal FSRS weights `prep optimize` saved, if any."""
+        from dataclasses import replace
+
+        from . import config
+        from .scheduler import Scheduler
+        from .store import Store
+
+        settings = config.load(self.config_path, overrides={"desired_retention": retention, "new_per_day": new})
+        store = Store(self.state_path)
+        personal = store.fsrs_parameters()
+        scheduler = Scheduler(replace(settings.scheduler, parameters=personal) if personal else settings.scheduler)
+        return settings, store, scheduler
+
     @property
     def state_path(self) -> Path:
         return paths.state_path(self.state_option)

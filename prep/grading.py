@@ -275,12 +275,15 @@ class _Matcher:
             self._order_cache[(phrasing, sentence)] = cached
         return cached
 
-    def _hit_columns(self, sub: np.ndarray, sentence: int | None) -> list[int]:
+    def _range(self, sentence: int | None) -> tuple[int, int]:
+        """Token columns [lo, hi) of a sentence (of the whole attempt for None)."""
         if sentence is None:
-            lo, hi = 0, len(self.tokens)
-        else:
-            lo = int(self.starts[sentence])
-            hi = int(self.starts[sentence + 1]) if sentence + 1 < len(self.starts) else len(self.tokens)
+            return 0, len(self.tokens)
+        hi = int(self.starts[sentence + 1]) if sentence + 1 < len(self.starts) else len(self.tokens)
+        return int(self.starts[sentence]), hi
+
+    def _hit_columns(self, sub: np.ndarray, sentence: int | None) -> list[int]:
+        lo, hi = self._range(sentence)
         part = sub[:, lo:hi]
         found = part.max(axis=1) > 0
         return sorted({lo + int(j) for j in part.argmax(axis=1)[found]})
@@ -294,9 +297,7 @@ class _Matcher:
         """
         if not cols:
             return False
-        sentence = self.tokens[cols[0]].sentence
-        lo = int(self.starts[sentence])
-        hi = int(self.starts[sentence + 1]) if sentence + 1 < len(self.starts) else len(self.tokens)
+        lo, hi = self._range(self.tokens[cols[0]].sentence)
         hits = sub[:, lo:hi] > 0
         claim = np.array([key in negated for key in keys])
         agrees = hits & (self.negated[lo:hi][None, :] == claim[:, None])

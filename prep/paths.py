@@ -68,24 +68,20 @@ def find_bank(option: Path | None = None, cwd: Path | None = None) -> BankLocati
 
 
 def _user_dir(kind: str) -> Path:
+    """$PREP_HOME (its cache/ subfolder for the cache), else the platformdirs folder of *kind*."""
     home = os.environ.get(ENV_HOME)
     if home:
-        return Path(home).expanduser()
-    import platformdirs  # deferred: only commands that touch state or config pay for it
+        return Path(home).expanduser() / ("cache" if kind == "cache" else "")
+    import platformdirs  # deferred: only commands that touch state, config or cache pay for it
 
-    if kind == "data":
-        return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
-    return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+    folder = {"data": platformdirs.user_data_dir, "config": platformdirs.user_config_dir,
+              "cache": platformdirs.user_cache_dir}[kind]
+    return Path(folder(APP_NAME, appauthor=False))
 
 
 def cache_dir() -> Path:
-    """Where parsed banks are cached: $PREP_HOME/cache, else the user cache dir."""
-    home = os.environ.get(ENV_HOME)
-    if home:
-        return Path(home).expanduser() / "cache"
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+    """Where parsed banks are cached."""
+    return _user_dir("cache")
 
 
 def state_path(option: Path | None = None) -> Path:

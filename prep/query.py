@@ -81,6 +81,8 @@ def search(
     """
     from rapidfuzz import fuzz, utils
 
+    from .textmatch import sentences
+
     if not text.strip():
         raise UsageError("the search text is empty")
     needle = utils.default_process(text)
@@ -91,8 +93,6 @@ def search(
         fields += [("tag", t) for t in question.tags]
         answer = bank.answer_text(question.id)
         if answer:  # sentence by sentence: a long text would dilute a short query
-            from .textmatch import sentences
-
             fields += [("answer", sentence) for sentence in sentences(answer)]
         best = max(
             ((fuzz.WRatio(needle, utils.default_process(value)) * FIELD_WEIGHT[name], name, value)

@@ -203,10 +203,9 @@ class Session:
         self.summary = Summary(started=clock())
 
     def grade(self, question_id: str, attempt: str, elapsed: float | None) -> "Grade":
-        from .grading import grade  # deferred: numpy and rapidfuzz only when grading
+        from .grading_service import grade_one  # deferred: numpy and rapidfuzz only when grading
 
-        question = self.bank.question(question_id)
-        return grade(question, self.bank.answer_text(question_id), attempt, elapsed)
+        return grade_one(self.bank, question_id, attempt, elapsed).grade
 
     def rate(
         self,

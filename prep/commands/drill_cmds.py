@@ -17,20 +17,6 @@ class DrillMode(str, Enum):
     mock = "mock"
 
 
-def _setup(app: AppContext, retention: float | None = None, new: int | None = None):  # type: ignore[no-untyped-def]
-    from .. import config as config_module
-    from ..scheduler import Scheduler
-    from ..store import Store
-
-    from dataclasses import replace
-
-    settings = config_module.load(app.config_path, overrides={"desired_retention": retention, "new_per_day": new})
-    store = Store(app.state_path)
-    personal = store.fsrs_parameters()  # fitted by `prep optimize`
-    scheduler = Scheduler(replace(settings.scheduler, parameters=personal) if personal else settings.scheduler)
-    return settings, store, scheduler
-
-
 def drill(
     ctx: typer.Context,
     category: CategoryOption = None,
@@ -78,7 +64,7 @@ def drill(
 
     app: AppContext = ctx.obj
     bank = app.bank()
-    settings, store, scheduler = _setup(app, retention, new)
+    settings, store, scheduler = app.open_schedule(retention, new)
     questions = query.select(bank, categories=category or (), tags=tag or (), kinds=kind or ())
     rng = random.Random()
     if mode is DrillMode.mock:

@@ -65,9 +65,7 @@ def cram(
     now = clock.now()
     if weakest is not None or due:
         from ..session import weakest_first
-        from .drill_cmds import _setup
-
-        settings, store, scheduler = _setup(app)
+        settings, store, scheduler = app.open_schedule()
         with store:
             if due:
                 due_ids = {qid for qid, _ in store.due_ids(now)}

@@ -19,11 +19,10 @@ def stats(
     from ..cache import question_index
     from ..query import select_rows
     from ..stats import compute
-    from .drill_cmds import _setup
 
     app: AppContext = ctx.obj
     rows = select_rows(question_index(app.bank_location()), categories=category or ())
-    _settings, store, scheduler = _setup(app)
+    _settings, store, scheduler = app.open_schedule()
     with store:
         data = compute(store, scheduler, clock.now(), rows)
     if as_json:
