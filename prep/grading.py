@@ -21,7 +21,8 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Prefix
 
 from .models import Claim, Question
-from .textmatch import Token, key_set, ordered_keys, phrase_keys, sentences, tokenize, word_count
+from .textmatch import (Token, key_set, ordered_keys, phrase_keys, phrase_length, sentences, tokenize,
+                        word_count)
 
 Verdict = Literal["pass", "partial", "fail"]
 Rating = Literal["again", "hard", "good", "easy"]
@@ -39,6 +40,8 @@ class Settings:
     point_none: float = 0.40  # ... below which the claim gets no credit
     point_matched: float = 0.60  # ... from which the claim is shown as matched
     pitfall_hit: float = 0.80  # a wrong claim must be said almost in full to count
+    window_factor: float = 2.0  # a claim is looked for in stretches this many times its length
+    window_min: int = 12  # ... and at least this many words (short claims get room for a subject)
     pass_score: float = 70.0
     partial_score: float = 35.0
     easy_score: float = 85.0  # and within target time, for the rating "easy"
@@ -153,24 +156,29 @@ def _credit(value: float, none: float, full: float) -> float:
 
 
 class _Matcher:
-    """One attempt, compared against many short claims with a single similarity matrix."""
+    """One attempt, compared against many short claims with a single similarity matrix.
+
+    A claim is looked for in *windows* of the attempt: runs of consecutive words inside one
+    sentence, about twice as long as the claim. A claim's words scattered along a long sentence
+    are not the claim, any more than scattered across sentences."""
 
     def __init__(self, attempt: str, prompt: str, settings: Settings) -> None:
         self.attempt = attempt
         self.settings = settings
         self.tokens = tokenize(attempt)
         self.prompt_keys = key_set(prompt)
-        sentence_ids = [t.sentence for t in self.tokens]
+        n = len(self.tokens)
         # Tokens come in sentence order, so each sentence is a contiguous run of columns.
-        self.starts = np.array(
-            [i for i, s in enumerate(sentence_ids) if i == 0 or s != sentence_ids[i - 1]], dtype=np.intp
-        )
+        sentence_ids = np.array([t.sentence for t in self.tokens], dtype=np.intp)
+        last = np.flatnonzero(np.append(sentence_ids[1:] != sentence_ids[:-1], True)) if n else sentence_ids
+        self.sentence_end = np.repeat(last + 1, np.diff(np.append(-1, last))) if n else sentence_ids
         self.negated = np.array([t.negated for t in self.tokens], dtype=bool)
-        self.sim = np.zeros((0, len(self.tokens)), dtype=np.float32)
+        self.sim = np.zeros((0, n), dtype=np.float32)
         self.key_index: dict[str, int] = {}
-        self._plan: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-        self._order_cache: dict[tuple[str, int], float] = {}
-        self._sentence_text: dict[int, str] = {}
+        self._table = np.zeros((1, 0, n), dtype=np.float32)
+        self._plan: dict[str, tuple[np.ndarray, np.ndarray, int]] = {}
+        self._windows: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._order_cache: dict[tuple[str, int, int], float] = {}
 
     def prepare(self, phrasings: list[str]) -> None:
         """Compute word similarities of every claim word against every attempt word at once."""
@@ -199,40 +207,64 @@ class _Matcher:
         sim[:, ~content] *= exact[:, ~content]
         self.sim = sim
         self.key_index = {k: i for i, k in enumerate(keys)}
+        self._table = _range_max_table(sim)
 
-    def _per_sentence(self, phrasing: str, whole: bool) -> tuple[np.ndarray, np.ndarray, bool]:
-        """Coverage of the phrasing in each sentence (or the whole attempt) and best columns."""
-        keys, negated = phrase_keys(phrasing)
+    def _plan_for(self, phrasing: str) -> tuple[np.ndarray, np.ndarray, int]:
         plan = self._plan.get(phrasing)
         if plan is None:
+            keys = phrase_keys(phrasing)[0]
             rows = np.array([self.key_index[k] for k in keys], dtype=np.intp)
             # Words the prompt already says are context, not the claim: they count half.
             weights = np.array([0.5 if k in self.prompt_keys else 1.0 for k in keys], dtype=np.float32)
-            plan = self._plan[phrasing] = (rows, weights / weights.sum())
-        rows, weights = plan
-        sub = self.sim[rows]  # keys x words
-        if whole:
-            best = sub.max(axis=1, keepdims=True)
-        else:
-            best = np.maximum.reduceat(sub, self.starts, axis=1)  # keys x sentences
-        coverage = weights @ best
-        return coverage, sub, negated
+            width = max(self.settings.window_min, round(self.settings.window_factor * phrase_length(phrasing)))
+            plan = self._plan[phrasing] = (rows, weights / weights.sum(), width)
+        return plan
+
+    def _windows_of(self, width: int, whole: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Token ranges [lo, hi) to look in (every run of *width* tokens within a sentence, or the
+        whole attempt), and each claim word's best similarity inside each of them."""
+        n = len(self.tokens)
+        key = 0 if whole else width
+        cached = self._windows.get(key)
+        if cached is None:
+            if whole:
+                lo, hi = np.zeros(1, dtype=np.intp), np.full(1, n, dtype=np.intp)
+            else:
+                lo = np.arange(n, dtype=np.intp)
+                hi = np.minimum(lo + width, self.sentence_end)
+                # A window that ends where the one before it ends is inside it: skip it.
+                keep = np.append(True, hi[1:] != hi[:-1])
+                lo, hi = lo[keep], hi[keep]
+            level = np.log2(hi - lo).astype(np.intp)  # a sparse-table range maximum: two lookups
+            best = np.maximum(self._table[level, :, lo], self._table[level, :, hi - (1 << level)]).T
+            cached = self._windows[key] = (lo, hi, best)
+        return cached
+
+    def _coverage(self, phrasing: str, whole: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Coverage of the phrasing in each window, the windows, and the phrasing's word rows."""
+        rows, weights, width = self._plan_for(phrasing)
+        lo, hi, best = self._windows_of(width, whole)
+        return weights @ best[rows], lo, hi, rows
 
     def match(self, claim: Claim, whole: bool = False) -> PointResult:
         result = PointResult(claim.text, 0.0, False)
         if not self.tokens:
             return result
         for phrasing in claim.phrasings:
-            if not phrase_keys(phrasing)[0]:
+            keys, negated = phrase_keys(phrasing)
+            if not keys:
                 continue
-            coverage, sub, negated = self._per_sentence(phrasing, whole)
-            for s in np.argsort(-coverage, kind="stable"):
-                value = float(coverage[s])
+            coverage, lo, hi, rows = self._coverage(phrasing, whole)
+            if float(coverage.max()) * 100 <= result.score:
+                continue  # another phrasing already did better
+            for w in np.argsort(-coverage, kind="stable"):
+                value = float(coverage[w])
                 if value * 100 <= result.score or value == 0:
                     break
-                cols = self._hit_columns(sub, None if whole else int(s))
-                if not whole and self._negation_flips(negated, phrase_keys(phrasing)[0], sub, cols):
-                    continue  # this sentence says the opposite; try the next best one
+                window = int(lo[w]), int(hi[w])
+                if not whole and self._negation_flips(negated, keys, rows, window):
+                    continue  # this stretch says the opposite; try the next best one
+                cols = self._hit_columns(rows, window)
                 span = (self.tokens[min(cols)].start, self.tokens[max(cols)].end) if cols else None
                 excerpt = self.attempt[span[0]:span[1]] if span else None
                 result = PointResult(claim.text, round(value * 100, 1), False, phrasing, span, excerpt)
@@ -241,67 +273,80 @@ class _Matcher:
         return PointResult(result.text, result.score, matched, result.phrasing, result.span, result.excerpt)
 
     def pitfall(self, claim: Claim, rivals: list[str]) -> PointResult | None:
-        """A pitfall is hit when a sentence says it almost in full, and says it more closely
-        (in word order) than it says any key point: "model parallelism splits the model" is
-        not the pitfall "data parallelism splits the model"."""
+        """A pitfall is hit when a stretch of the attempt says it almost in full, and says it
+        more closely (in word order) than it says any key point: "model parallelism splits the
+        model" is not the pitfall "data parallelism splits the model"."""
         if not self.tokens:
             return None
         for phrasing in claim.phrasings:
-            if not phrase_keys(phrasing)[0]:
+            keys, negated = phrase_keys(phrasing)
+            if not keys:
                 continue
-            coverage, sub, negated = self._per_sentence(phrasing, whole=False)
-            for s in np.flatnonzero(coverage >= self.settings.pitfall_hit):
-                cols = self._hit_columns(sub, int(s))
-                if self._negation_flips(negated, phrase_keys(phrasing)[0], sub, cols):
+            coverage, lo, hi, rows = self._coverage(phrasing, whole=False)
+            for w in np.flatnonzero(coverage >= self.settings.pitfall_hit):
+                window = int(lo[w]), int(hi[w])
+                if self._negation_flips(negated, keys, rows, window):
                     continue
-                mine = self._order(phrasing, int(s))
-                if any(self._order(rival, int(s)) >= mine for rival in rivals):
+                # Word order is judged on the whole sentence: a window can cut off the subject.
+                sentence = self._sentence_range(window[0])
+                mine = self._order(phrasing, sentence)
+                if any(self._order(rival, sentence) >= mine for rival in rivals):
                     continue
+                cols = self._hit_columns(rows, window)
                 span = (self.tokens[min(cols)].start, self.tokens[max(cols)].end)
-                return PointResult(claim.text, round(float(coverage[s]) * 100, 1), True, phrasing, span,
+                return PointResult(claim.text, round(float(coverage[w]) * 100, 1), True, phrasing, span,
                                    self.attempt[span[0]:span[1]])
         return None
 
-    def _order(self, phrasing: str, sentence: int) -> float:
-        """Order-aware similarity of a claim's words to a sentence's content words."""
-        cached = self._order_cache.get((phrasing, sentence))
+    def _order(self, phrasing: str, window: tuple[int, int]) -> float:
+        """Order-aware similarity of a claim's words to a stretch's content words."""
+        cached = self._order_cache.get((phrasing, *window))
         if cached is None:
             claim = ordered_keys(phrasing)
-            said = self._sentence_text.get(sentence)
-            if said is None:
-                said = self._sentence_text[sentence] = " ".join(
-                    t.key for t in self.tokens if t.sentence == sentence and t.content)
+            said = " ".join(t.key for t in self.tokens[window[0]:window[1]] if t.content)
             cached = fuzz.partial_ratio(claim, said) if len(claim) <= len(said) else fuzz.ratio(claim, said)
-            self._order_cache[(phrasing, sentence)] = cached
+            self._order_cache[(phrasing, *window)] = cached
         return cached
 
-    def _range(self, sentence: int | None) -> tuple[int, int]:
-        """Token columns [lo, hi) of a sentence (of the whole attempt for None)."""
-        if sentence is None:
-            return 0, len(self.tokens)
-        hi = int(self.starts[sentence + 1]) if sentence + 1 < len(self.starts) else len(self.tokens)
-        return int(self.starts[sentence]), hi
+    def _sentence_range(self, column: int) -> tuple[int, int]:
+        end = int(self.sentence_end[column])
+        start = column
+        while start > 0 and self.sentence_end[start - 1] == end:
+            start -= 1
+        return start, end
 
-    def _hit_columns(self, sub: np.ndarray, sentence: int | None) -> list[int]:
-        lo, hi = self._range(sentence)
-        part = sub[:, lo:hi]
+    def _hit_columns(self, rows: np.ndarray, window: tuple[int, int]) -> list[int]:
+        lo, hi = window
+        part = self.sim[rows, lo:hi]
         found = part.max(axis=1) > 0
         return sorted({lo + int(j) for j in part.argmax(axis=1)[found]})
 
-    def _negation_flips(self, negated: frozenset[str], keys: tuple[str, ...], sub: np.ndarray,
-                        cols: list[int]) -> bool:
+    def _negation_flips(self, negated: frozenset[str], keys: tuple[str, ...], rows: np.ndarray,
+                        window: tuple[int, int]) -> bool:
         """Does the attempt say a matched word only with the opposite polarity ("does not reduce")?
 
-        A key passes if any of its matches in the sentence has the claim's polarity, so words
+        A key passes if any of its matches in the window has the claim's polarity, so words
         that occur twice ("across GPUs ... does not fit on one GPU") cannot flip a claim.
         """
-        if not cols:
-            return False
-        lo, hi = self._range(self.tokens[cols[0]].sentence)
-        hits = sub[:, lo:hi] > 0
+        lo, hi = window
+        hits = self.sim[rows, lo:hi] > 0
         claim = np.array([key in negated for key in keys])
         agrees = hits & (self.negated[lo:hi][None, :] == claim[:, None])
         return bool((hits.any(axis=1) & ~agrees.any(axis=1)).any())
+
+
+def _range_max_table(sim: np.ndarray) -> np.ndarray:
+    """Sparse table for range maxima along columns: level k holds max(sim[:, j : j + 2**k])."""
+    n = sim.shape[1]
+    levels = [sim]
+    span = 1
+    while 2 * span <= n:
+        prev = levels[-1]
+        nxt = np.zeros_like(sim)
+        nxt[:, : n - 2 * span + 1] = np.maximum(prev[:, : n - 2 * span + 1], prev[:, span : n - span + 1])
+        levels.append(nxt)
+        span *= 2
+    return np.stack(levels)
 
 
 def _is_keyword_list(attempt: str, tokens: list[Token], settings: Settings) -> bool:

@@ -63,6 +63,42 @@ SYNONYM_GROUPS = (
     "train trains trained training",
     "stable stability stabilize stabilizes steady",
     "accurate accuracy correct correctness",
+    "percent percentage pct",
+    # Equivalents an engineer uses without noticing: the same claim in other words.
+    "derivative derivatives",
+    "dot inner",
+    "hbm dram gddr",
+    "smem sram scratchpad",
+    "node nodes machine machines host hosts server servers",
+    "output outputs generation generations response responses completion completions",
+    "human humans people person annotator annotators rater raters labeler labelers",
+    "probability probabilities prob probs likelihood likelihoods",
+    "start starts started begin begins beginning initial initially init initialization",
+    "limit limits limited cap caps capped bound bounds bounded ceiling ceilings",
+    "combine combines combined merge merges merged fuse fuses fused fusion",
+    "separate separately decouple decoupled decoupling independent independently",
+    "read reads reading load loads loading fetch fetches fetched",
+    "write writes writing written",
+    "send sends sent transfer transfers transferred transmit transmits",
+    "idle stall stalls stalled starve starves starved",
+    "skip skips skipped omit omits omitted",
+    "improve improves improved improvement better",
+    "worse worsen worsens degrade degrades degraded hurt hurts harm harms",
+    "choose chooses chose choice pick picks picked select selects selected selection",
+    "check checks checked verify verifies verified validate validates validated",
+    "show shows showed shown reveal reveals revealed display displays",
+    "find finds found detect detects detected identify identifies identified catch catches caught",
+    "change changes changed modify modifies modified alter alters altered",
+    "method methods approach approaches technique techniques",
+    "cost costs costly expensive expense",
+    "cheap cheaper inexpensive",
+    "data dataset datasets corpus corpora",
+    "team teams group groups",
+    "company companies firm firms organization organizations org",
+    "entire whole full",
+    "run runs running ran execute executes executed execution",
+    "monitor monitors monitoring track tracks tracking",
+    "store stores stored save saves saved persist persists",
 )
 
 # Abbreviations expanded to their words, so "DP" covers "data parallelism" and back.
@@ -85,6 +121,19 @@ ABBREVIATIONS = {
     "llm": "large language model",
     "vlm": "vision language model",
     "e2e": "end to end",
+    "smem": "shared memory",
+    "attn": "attention",
+    "seq": "sequence",
+    "ctx": "context",
+    "nn": "neural network",
+    "kd": "knowledge distillation",
+}
+
+# Numbers are compared as digits, so "eight rotations" is "8 rotations" and "%" is "percent".
+NUMBER_WORDS = {
+    "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
+    "sixteen": "16", "twenty": "20", "hundred": "100", "thousand": "1000", "%": "percent",
 }
 
 # A change of polarity between a key point and the sentence it matched flips the claim.
@@ -94,8 +143,10 @@ NEGATIONS = frozenset({"not", "no", "never", "cannot", "nor", "neither", "none",
 
 NEGATION_SCOPE = 3  # a negator reaches this many content words ahead, within its clause
 _CLAUSE_BREAK = re.compile(r"[,:;()\[\]]|\b(?:but|while|whereas|although)\b")
-_WORD = re.compile(r"[^\W_](?:[\w'’\-+.]*[^\W_])?", re.UNICODE)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|[;\n\r•]+|\s[-–—]\s")
+# A word: letters and digits joined by apostrophes, hyphens or dots; "C++" keeps its pluses but
+# "name+args" is two words. A percent sign is a word of its own.
+_WORD = re.compile(r"[^\W_](?:[\w'’\-.]*[^\W_])?(?:\+\+?(?!\w))?|%", re.UNICODE)
+_SENTENCE_END = re.compile(r"""(?<=[.!?])["'”’)\]]*\s+|[;\n\r•]+|\s[-–—]\s""")
 _stemmer = snowballstemmer.stemmer("english")
 
 
@@ -164,8 +215,10 @@ def tokenize(text: str) -> list[Token]:
             scope = 0
         negation = folded in NEGATIONS or folded.endswith("nt") and folded[:-2] in _AUX
         end = match.start() + len(word)
-        for part in ABBREVIATIONS.get(folded, folded).split():
+        negated, any_content = scope > 0, False
+        for part in _expansions(word, folded):
             content = part not in STOPWORDS and not negation
+            any_content |= content
             tokens.append(
                 Token(
                     text=word,
@@ -175,14 +228,29 @@ def tokenize(text: str) -> list[Token]:
                     sentence=sentence,
                     content=content,
                     negation=negation,
-                    negated=content and scope > 0,
+                    negated=content and negated,
                 )
             )
-            if content and scope:
-                scope -= 1
+        if any_content and scope:
+            scope -= 1  # the scope counts words as written, however many keys they expand to
         if negation:
             scope = NEGATION_SCOPE
     return tokens
+
+
+@lru_cache(maxsize=65536)
+def _expansions(word: str, folded: str) -> tuple[str, ...]:
+    """The folded words one written word stands for: an abbreviation's words, a number word's
+    digits, and for a hyphenated compound both the joined form and its parts, so "fake-quant"
+    meets "fake quantization" and "all-reduce" meets "allreduce"."""
+    replaced = ABBREVIATIONS.get(folded) or NUMBER_WORDS.get(folded)
+    if replaced:
+        return tuple(replaced.split())
+    parts = [fold(p) for p in word.split("-")]
+    parts = [NUMBER_WORDS.get(p, p) for p in parts if p]
+    if len(parts) < 2:
+        return (folded,)
+    return (folded, *dict.fromkeys(p for p in parts if p != folded))
 
 
 @lru_cache(maxsize=4096)
@@ -211,6 +279,12 @@ def phrase_keys(text: str) -> tuple[tuple[str, ...], frozenset[str]]:
     plain = {t.key for t in tokens if t.content and not t.negated}
     negated = frozenset(t.key for t in tokens if t.negated and t.key not in plain)
     return keys, negated
+
+
+@lru_cache(maxsize=16384)
+def phrase_length(text: str) -> int:
+    """How many word keys a claim has, small words included (it sizes the window to look in)."""
+    return len(tokenize(text))
 
 
 @lru_cache(maxsize=16384)

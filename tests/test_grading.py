@@ -180,3 +180,45 @@ def test_terse_notes_with_relations_are_not_a_keyword_list(dp):
     g = _grade(dp, notes)
     assert not any("keywords" in n for n in g.notes)
     assert g.verdict == "pass"
+
+
+def test_written_forms_of_one_word_compare_equal():
+    from prep.textmatch import key_set, sentences
+
+    assert {"fake", "quant"} <= key_set("fake-quant")  # a compound meets its parts ...
+    assert key_set("all-reduce") & key_set("allreduce")  # ... and its joined spelling
+    assert key_set("eight rotations") == key_set("8 rotations")
+    assert "percent" in key_set("about 5%")
+    assert key_set("name+args") == key_set("name args")  # a plus inside a word joins two words
+    assert key_set("C++") == {"c++"}  # but a trailing one is part of the name
+    assert len(sentences('I would ask: "How is it measured?" It shows I care.')) == 2
+
+
+def _question(*points: str, pitfalls: tuple[str, ...] = ()) -> Question:
+    return Question(id="q", prompt="Explain quantization-aware training.",
+                    key_points=[{"text": p} for p in points], pitfalls=list(pitfalls))
+
+
+def test_hyphenated_shorthand_meets_the_spelled_out_claim():
+    question = _question("QAT inserts fake quantization during training")
+    g = grade(question, None, "QAT: fake-quant ops inserted in training.")
+    assert g.verdict == "pass", g
+
+
+def test_claim_words_strewn_along_a_long_sentence_are_not_the_claim():
+    question = _question("the straight-through estimator passes gradients through rounding")
+    close = "A straight-through estimator passes the gradients through the rounding step unchanged."
+    strewn = ("The straight-through part of the pipeline, the one that moves records from the ingestion "
+              "service into the nightly jobs without a review, is what I would estimate the cost of first, "
+              "because the team that owns the cluster usually passes every new checkpoint to the evaluation "
+              "group before anyone looks at the logs of the gradients, while the data loader meanwhile keeps "
+              "rounding all of its timestamps down to the nearest second.")
+    assert grade(question, None, close).verdict == "pass"
+    spread = grade(question, None, strewn)
+    assert spread.verdict != "pass" and not spread.matched, spread
+
+
+def test_field_synonyms_carry_a_paraphrase():
+    question = _question("fusion cuts HBM traffic")
+    g = grade(question, None, "Merging the kernels reduces DRAM traffic.")
+    assert g.verdict == "pass", g
