@@ -21,7 +21,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Prefix
 
 from .models import Claim, Question
-from .textmatch import (Token, key_set, ordered_keys, phrase_keys, phrase_length, sentences, tokenize,
+from .textmatch import (NUMBER, Token, key_set, ordered_keys, phrase_keys, phrase_length, sentences, tokenize,
                         word_count)
 
 Verdict = Literal["pass", "partial", "fail"]
@@ -264,6 +264,8 @@ class _Matcher:
                 window = int(lo[w]), int(hi[w])
                 if not whole and self._negation_flips(negated, keys, rows, window):
                     continue  # this stretch says the opposite; try the next best one
+                if not whole and self._number_missing(keys, rows, window):
+                    continue  # "13% MFU" is not "40% MFU", however many other words agree
                 cols = self._hit_columns(rows, window)
                 span = (self.tokens[min(cols)].start, self.tokens[max(cols)].end) if cols else None
                 excerpt = self.attempt[span[0]:span[1]] if span else None
@@ -285,7 +287,7 @@ class _Matcher:
             coverage, lo, hi, rows = self._coverage(phrasing, whole=False)
             for w in np.flatnonzero(coverage >= self.settings.pitfall_hit):
                 window = int(lo[w]), int(hi[w])
-                if self._negation_flips(negated, keys, rows, window):
+                if self._negation_flips(negated, keys, rows, window) or self._number_missing(keys, rows, window):
                     continue
                 # Word order is judged on the whole sentence: a window can cut off the subject.
                 sentence = self._sentence_range(window[0])
@@ -320,6 +322,11 @@ class _Matcher:
         part = self.sim[rows, lo:hi]
         found = part.max(axis=1) > 0
         return sorted({lo + int(j) for j in part.argmax(axis=1)[found]})
+
+    def _number_missing(self, keys: tuple[str, ...], rows: np.ndarray, window: tuple[int, int]) -> bool:
+        """Does the claim give a number that this stretch of the attempt does not say?"""
+        lo, hi = window
+        return any(NUMBER.fullmatch(key) and not self.sim[row, lo:hi].any() for key, row in zip(keys, rows))
 
     def _negation_flips(self, negated: frozenset[str], keys: tuple[str, ...], rows: np.ndarray,
                         window: tuple[int, int]) -> bool:

@@ -147,6 +147,8 @@ _CLAUSE_BREAK = re.compile(r"[,:;()\[\]]|\b(?:but|while|whereas|although)\b")
 # "name+args" is two words. A percent sign is a word of its own.
 _WORD = re.compile(r"[^\W_](?:[\w'’\-.]*[^\W_])?(?:\+\+?(?!\w))?|%", re.UNICODE)
 _SENTENCE_END = re.compile(r"""(?<=[.!?])["'”’)\]]*\s+|[;\n\r•]+|\s[-–—]\s""")
+_QUANTITY = re.compile(r"(\d+)([a-z]+)")
+NUMBER = re.compile(r"\d+")
 _stemmer = snowballstemmer.stemmer("english")
 
 
@@ -190,8 +192,11 @@ class Token:
     negated: bool = False  # a content word inside a negator's scope ("not [reduce memory]")
 
 
-def tokenize(text: str) -> list[Token]:
-    """Words of *text* with their stems, offsets and (dense, 0-based) sentence numbers."""
+def tokenize(text: str, claim: bool = False) -> list[Token]:
+    """Words of *text* with their stems, offsets and (dense, 0-based) sentence numbers.
+
+    An attempt (the default) offers every reading of a written word; a *claim* keeps one key per
+    word, so that "all-reduce" in a key point asks for one word, not three."""
     tokens: list[Token] = []
     boundaries = [m.end() for m in _SENTENCE_END.finditer(text)]
     segment, b, sentence, last_segment = 0, 0, -1, -1
@@ -216,7 +221,7 @@ def tokenize(text: str) -> list[Token]:
         negation = folded in NEGATIONS or folded.endswith("nt") and folded[:-2] in _AUX
         end = match.start() + len(word)
         negated, any_content = scope > 0, False
-        for part in _expansions(word, folded):
+        for part in _expansions(word, folded, claim):
             content = part not in STOPWORDS and not negation
             any_content |= content
             tokens.append(
@@ -239,16 +244,19 @@ def tokenize(text: str) -> list[Token]:
 
 
 @lru_cache(maxsize=65536)
-def _expansions(word: str, folded: str) -> tuple[str, ...]:
-    """The folded words one written word stands for: an abbreviation's words, a number word's
-    digits, and for a hyphenated compound both the joined form and its parts, so "fake-quant"
-    meets "fake quantization" and "all-reduce" meets "allreduce"."""
+def _expansions(word: str, folded: str, claim: bool) -> tuple[str, ...]:
+    """The folded words one written word stands for: an abbreviation's words or a number word's
+    digits; in an attempt, a hyphenated compound also as its parts ("fake-quant" meets "fake
+    quantization") and a quantity also as its number and unit ("20x"); in a claim, a quantity
+    asks only for its number."""
     replaced = ABBREVIATIONS.get(folded) or NUMBER_WORDS.get(folded)
     if replaced:
         return tuple(replaced.split())
-    parts = [fold(p) for p in word.split("-")]
-    parts = [NUMBER_WORDS.get(p, p) for p in parts if p]
-    if len(parts) < 2:
+    quantity = _QUANTITY.fullmatch(folded)
+    if quantity:
+        return (quantity.group(1),) if claim else (folded, *quantity.groups())
+    parts = [NUMBER_WORDS.get(p, p) for p in (fold(p) for p in word.split("-")) if p]
+    if claim or len(parts) < 2:
         return (folded,)
     return (folded, *dict.fromkeys(p for p in parts if p != folded))
 
@@ -270,7 +278,7 @@ _AUX = frozenset({"is", "are", "was", "were", "does", "do", "did", "has", "have"
 @lru_cache(maxsize=16384)
 def phrase_keys(text: str) -> tuple[tuple[str, ...], frozenset[str]]:
     """The content-word stems of a short claim, and those of them it negates."""
-    tokens = tokenize(text)
+    tokens = tokenize(text, claim=True)
     keys = tuple(dict.fromkeys(t.key for t in tokens if t.content))
     if not keys:  # a claim made only of small words: compare all of them
         keys = tuple(dict.fromkeys(t.key for t in tokens if not t.negation))
@@ -284,13 +292,13 @@ def phrase_keys(text: str) -> tuple[tuple[str, ...], frozenset[str]]:
 @lru_cache(maxsize=16384)
 def phrase_length(text: str) -> int:
     """How many word keys a claim has, small words included (it sizes the window to look in)."""
-    return len(tokenize(text))
+    return len(tokenize(text, claim=True))
 
 
 @lru_cache(maxsize=16384)
 def ordered_keys(text: str) -> str:
     """The content-word stems of a claim in the order written, repeats kept (for order checks)."""
-    return " ".join(t.key for t in tokenize(text) if t.content)
+    return " ".join(t.key for t in tokenize(text, claim=True) if t.content)
 
 
 def sentences(text: str) -> list[str]:
