@@ -13,6 +13,7 @@ A list of bare keywords makes no claim, so it cannot pass however many terms it 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 import re
 from typing import Literal
 
@@ -155,6 +156,29 @@ def _credit(value: float, none: float, full: float) -> float:
     return (value - none) / (full - none)
 
 
+@lru_cache(maxsize=16384)
+def _phrasing_parts(phrasing: str, prompt_keys: frozenset[str]) -> tuple[tuple[str, ...], np.ndarray, np.ndarray,
+                                                                         np.ndarray]:
+    """A phrasing's words, their weights, which it negates and which are numbers."""
+    keys, negated = phrase_keys(phrasing)
+    # Words the prompt already says are context, not the claim: they count half.
+    weights = np.array([0.5 if k in prompt_keys else 1.0 for k in keys], dtype=np.float32)
+    return (keys, weights / weights.sum(), np.array([k in negated for k in keys]),
+            np.array([bool(NUMBER.fullmatch(k)) for k in keys]))
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How one phrasing is looked for: its word rows, their weights, the window width, which
+    of its words it negates, and which are numbers."""
+
+    rows: np.ndarray
+    weights: np.ndarray
+    width: int
+    negated: np.ndarray
+    numbers: np.ndarray
+
+
 class _Matcher:
     """One attempt, compared against many short claims with a single similarity matrix.
 
@@ -175,8 +199,8 @@ class _Matcher:
         self.negated = np.array([t.negated for t in self.tokens], dtype=bool)
         self.sim = np.zeros((0, n), dtype=np.float32)
         self.key_index: dict[str, int] = {}
-        self._table = np.zeros((1, 0, n), dtype=np.float32)
-        self._plan: dict[str, tuple[np.ndarray, np.ndarray, int]] = {}
+        self._table = np.zeros((1, 3, 0, n), dtype=np.float32)
+        self._plan: dict[str, _Plan] = {}
         self._windows: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._order_cache: dict[tuple[str, int, int], float] = {}
 
@@ -207,22 +231,22 @@ class _Matcher:
         sim[:, ~content] *= exact[:, ~content]
         self.sim = sim
         self.key_index = {k: i for i, k in enumerate(keys)}
-        self._table = _range_max_table(sim)
+        # Also the matches by polarity: words said plainly, and words under a negation.
+        self._table = _range_max_table(np.stack([sim, sim * ~self.negated, sim * self.negated]))
 
-    def _plan_for(self, phrasing: str) -> tuple[np.ndarray, np.ndarray, int]:
+    def _plan_for(self, phrasing: str) -> _Plan:
         plan = self._plan.get(phrasing)
         if plan is None:
-            keys = phrase_keys(phrasing)[0]
-            rows = np.array([self.key_index[k] for k in keys], dtype=np.intp)
-            # Words the prompt already says are context, not the claim: they count half.
-            weights = np.array([0.5 if k in self.prompt_keys else 1.0 for k in keys], dtype=np.float32)
+            keys, weights, negated, numbers = _phrasing_parts(phrasing, self.prompt_keys)
+            rows = np.fromiter((self.key_index[k] for k in keys), dtype=np.intp, count=len(keys))
             width = max(self.settings.window_min, round(self.settings.window_factor * phrase_length(phrasing)))
-            plan = self._plan[phrasing] = (rows, weights / weights.sum(), width)
+            plan = self._plan[phrasing] = _Plan(rows, weights, width, negated, numbers)
         return plan
 
     def _windows_of(self, width: int, whole: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Token ranges [lo, hi) to look in (every run of *width* tokens within a sentence, or the
-        whole attempt), and each claim word's best similarity inside each of them."""
+        whole attempt), and each claim word's best similarity inside each of them: overall,
+        said plainly, and said under a negation (3 x words x windows)."""
         n = len(self.tokens)
         key = 0 if whole else width
         cached = self._windows.get(key)
@@ -236,41 +260,43 @@ class _Matcher:
                 keep = np.append(True, hi[1:] != hi[:-1])
                 lo, hi = lo[keep], hi[keep]
             level = np.log2(hi - lo).astype(np.intp)  # a sparse-table range maximum: two lookups
-            best = np.maximum(self._table[level, :, lo], self._table[level, :, hi - (1 << level)]).T
-            cached = self._windows[key] = (lo, hi, best)
+            best = np.maximum(self._table[level, :, :, lo], self._table[level, :, :, hi - (1 << level)])
+            cached = self._windows[key] = (lo, hi, best.transpose(1, 2, 0))
         return cached
 
     def _coverage(self, phrasing: str, whole: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Coverage of the phrasing in each window, the windows, and the phrasing's word rows."""
-        rows, weights, width = self._plan_for(phrasing)
-        lo, hi, best = self._windows_of(width, whole)
-        return weights @ best[rows], lo, hi, rows
+        """How much of the phrasing each window says, counting only windows that say it with the
+        claim's polarity and its numbers; the windows; and the phrasing's word rows."""
+        plan = self._plan_for(phrasing)
+        lo, hi, best = self._windows_of(plan.width, whole)
+        said = best[0][plan.rows]
+        coverage = plan.weights @ said
+        if not whole:
+            # A word matched only with the opposite polarity flips the claim ("does not reduce").
+            # A word said both ways ("across GPUs ... not one GPU") cannot flip it.
+            agrees = np.where(plan.negated[:, None], best[2][plan.rows], best[1][plan.rows])
+            flipped = ((said > 0) & (agrees == 0)).any(axis=0)
+            # "13% MFU" is not "40% MFU", however many other words agree.
+            missing = (said[plan.numbers] == 0).any(axis=0)
+            coverage = np.where(flipped | missing, np.float32(0.0), coverage)
+        return coverage, lo, hi, plan.rows
 
     def match(self, claim: Claim, whole: bool = False) -> PointResult:
         result = PointResult(claim.text, 0.0, False)
         if not self.tokens:
             return result
         for phrasing in claim.phrasings:
-            keys, negated = phrase_keys(phrasing)
-            if not keys:
+            if not phrase_keys(phrasing)[0]:
                 continue
             coverage, lo, hi, rows = self._coverage(phrasing, whole)
-            if float(coverage.max()) * 100 <= result.score:
+            w = int(coverage.argmax())
+            value = float(coverage[w])
+            if value * 100 <= result.score or value == 0:
                 continue  # another phrasing already did better
-            for w in np.argsort(-coverage, kind="stable"):
-                value = float(coverage[w])
-                if value * 100 <= result.score or value == 0:
-                    break
-                window = int(lo[w]), int(hi[w])
-                if not whole and self._negation_flips(negated, keys, rows, window):
-                    continue  # this stretch says the opposite; try the next best one
-                if not whole and self._number_missing(keys, rows, window):
-                    continue  # "13% MFU" is not "40% MFU", however many other words agree
-                cols = self._hit_columns(rows, window)
-                span = (self.tokens[min(cols)].start, self.tokens[max(cols)].end) if cols else None
-                excerpt = self.attempt[span[0]:span[1]] if span else None
-                result = PointResult(claim.text, round(value * 100, 1), False, phrasing, span, excerpt)
-                break
+            cols = self._hit_columns(rows, (int(lo[w]), int(hi[w])))
+            span = (self.tokens[min(cols)].start, self.tokens[max(cols)].end) if cols else None
+            excerpt = self.attempt[span[0]:span[1]] if span else None
+            result = PointResult(claim.text, round(value * 100, 1), False, phrasing, span, excerpt)
         matched = result.score >= self.settings.point_matched * 100
         return PointResult(result.text, result.score, matched, result.phrasing, result.span, result.excerpt)
 
@@ -281,14 +307,11 @@ class _Matcher:
         if not self.tokens:
             return None
         for phrasing in claim.phrasings:
-            keys, negated = phrase_keys(phrasing)
-            if not keys:
+            if not phrase_keys(phrasing)[0]:
                 continue
             coverage, lo, hi, rows = self._coverage(phrasing, whole=False)
             for w in np.flatnonzero(coverage >= self.settings.pitfall_hit):
                 window = int(lo[w]), int(hi[w])
-                if self._negation_flips(negated, keys, rows, window) or self._number_missing(keys, rows, window):
-                    continue
                 # Word order is judged on the whole sentence: a window can cut off the subject.
                 sentence = self._sentence_range(window[0])
                 mine = self._order(phrasing, sentence)
@@ -323,34 +346,16 @@ class _Matcher:
         found = part.max(axis=1) > 0
         return sorted({lo + int(j) for j in part.argmax(axis=1)[found]})
 
-    def _number_missing(self, keys: tuple[str, ...], rows: np.ndarray, window: tuple[int, int]) -> bool:
-        """Does the claim give a number that this stretch of the attempt does not say?"""
-        lo, hi = window
-        return any(NUMBER.fullmatch(key) and not self.sim[row, lo:hi].any() for key, row in zip(keys, rows))
-
-    def _negation_flips(self, negated: frozenset[str], keys: tuple[str, ...], rows: np.ndarray,
-                        window: tuple[int, int]) -> bool:
-        """Does the attempt say a matched word only with the opposite polarity ("does not reduce")?
-
-        A key passes if any of its matches in the window has the claim's polarity, so words
-        that occur twice ("across GPUs ... does not fit on one GPU") cannot flip a claim.
-        """
-        lo, hi = window
-        hits = self.sim[rows, lo:hi] > 0
-        claim = np.array([key in negated for key in keys])
-        agrees = hits & (self.negated[lo:hi][None, :] == claim[:, None])
-        return bool((hits.any(axis=1) & ~agrees.any(axis=1)).any())
-
 
 def _range_max_table(sim: np.ndarray) -> np.ndarray:
-    """Sparse table for range maxima along columns: level k holds max(sim[:, j : j + 2**k])."""
-    n = sim.shape[1]
+    """Sparse table for range maxima along the last axis: level k holds max(sim[..., j : j + 2**k])."""
+    n = sim.shape[-1]
     levels = [sim]
     span = 1
     while 2 * span <= n:
         prev = levels[-1]
         nxt = np.zeros_like(sim)
-        nxt[:, : n - 2 * span + 1] = np.maximum(prev[:, : n - 2 * span + 1], prev[:, span : n - span + 1])
+        nxt[..., : n - 2 * span + 1] = np.maximum(prev[..., : n - 2 * span + 1], prev[..., span : n - span + 1])
         levels.append(nxt)
         span *= 2
     return np.stack(levels)
