@@ -156,27 +156,58 @@ def _credit(value: float, none: float, full: float) -> float:
     return (value - none) / (full - none)
 
 
-@lru_cache(maxsize=16384)
-def _phrasing_parts(phrasing: str, prompt_keys: frozenset[str]) -> tuple[tuple[str, ...], np.ndarray, np.ndarray,
-                                                                         np.ndarray]:
-    """A phrasing's words, their weights, which it negates and which are numbers."""
-    keys, negated = phrase_keys(phrasing)
-    # Words the prompt already says are context, not the claim: they count half.
-    weights = np.array([0.5 if k in prompt_keys else 1.0 for k in keys], dtype=np.float32)
-    return (keys, weights / weights.sum(), np.array([k in negated for k in keys]),
-            np.array([bool(NUMBER.fullmatch(k)) for k in keys]))
+@dataclass(frozen=True)
+class _Group:
+    """Phrasings looked for in windows of one width, as matrices over the claim words: their
+    weights, and which words each says plainly, negated, or as a number."""
+
+    width: int
+    weights: np.ndarray  # phrasings x words
+    plain: np.ndarray
+    negated: np.ndarray
+    numbers: np.ndarray
 
 
 @dataclass(frozen=True)
-class _Plan:
-    """How one phrasing is looked for: its word rows, their weights, the window width, which
-    of its words it negates, and which are numbers."""
+class _Layout:
+    """Every claim word of a question and every phrasing, laid out once per question."""
 
-    rows: np.ndarray
-    weights: np.ndarray
-    width: int
-    negated: np.ndarray
-    numbers: np.ndarray
+    keys: tuple[str, ...]
+    rows: dict[str, np.ndarray]  # phrasing -> its words' rows
+    place: dict[str, tuple[int, int]]  # phrasing -> (its group, its row in the group)
+    groups: tuple[_Group, ...]
+    whole: _Group  # every phrasing, for looking in the whole attempt
+    whole_place: dict[str, int]  # phrasing -> its row there
+
+
+@lru_cache(maxsize=512)
+def _layout(phrasings: tuple[str, ...], prompt_keys: frozenset[str], window_min: int,
+            window_factor: float) -> _Layout:
+    phrasings = tuple(p for p in dict.fromkeys(phrasings) if phrase_keys(p)[0])
+    keys = tuple(dict.fromkeys(k for p in phrasings for k in phrase_keys(p)[0]))
+    index = {k: i for i, k in enumerate(keys)}
+    rows = {p: np.array([index[k] for k in phrase_keys(p)[0]], dtype=np.intp) for p in phrasings}
+    by_width: dict[int, list[str]] = {}
+    for p in phrasings:
+        by_width.setdefault(max(window_min, round(window_factor * phrase_length(p))), []).append(p)
+
+    def group(width: int, members: list[str]) -> _Group:
+        shape = (len(members), len(keys))
+        weights, plain, negated, numbers = (np.zeros(shape, dtype=np.float32) for _ in range(4))
+        for i, p in enumerate(members):
+            words, negations = phrase_keys(p)
+            # Words the prompt already says are context, not the claim: they count half.
+            w = np.array([0.5 if k in prompt_keys else 1.0 for k in words], dtype=np.float32)
+            weights[i, rows[p]] = w / w.sum()
+            neg = np.array([k in negations for k in words])
+            negated[i, rows[p][neg]] = 1.0
+            plain[i, rows[p][~neg]] = 1.0
+            numbers[i, rows[p][[bool(NUMBER.fullmatch(k)) for k in words]]] = 1.0
+        return _Group(width, weights, plain, negated, numbers)
+
+    groups = tuple(group(width, members) for width, members in by_width.items())
+    place = {p: (g, i) for g, members in enumerate(by_width.values()) for i, p in enumerate(members)}
+    return _Layout(keys, rows, place, groups, group(0, list(phrasings)), {p: i for i, p in enumerate(phrasings)})
 
 
 class _Matcher:
@@ -198,18 +229,17 @@ class _Matcher:
         self.sentence_end = np.repeat(last + 1, np.diff(np.append(-1, last))) if n else sentence_ids
         self.negated = np.array([t.negated for t in self.tokens], dtype=bool)
         self.sim = np.zeros((0, n), dtype=np.float32)
-        self.key_index: dict[str, int] = {}
+        self.layout = _layout((), frozenset(), settings.window_min, settings.window_factor)
         self._table = np.zeros((1, 3, 0, n), dtype=np.float32)
-        self._plan: dict[str, _Plan] = {}
-        self._windows: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._coverages: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._order_cache: dict[tuple[str, int, int], float] = {}
 
     def prepare(self, phrasings: list[str]) -> None:
         """Compute word similarities of every claim word against every attempt word at once."""
-        if not self.tokens:
-            return
-        keys = list(dict.fromkeys(k for p in phrasings for k in phrase_keys(p)[0]))
-        if not keys:
+        self.layout = _layout(tuple(phrasings), self.prompt_keys, self.settings.window_min,
+                              self.settings.window_factor)
+        keys = self.layout.keys
+        if not self.tokens or not keys:
             return
         words = [t.key for t in self.tokens]
         sim = process.cdist(
@@ -230,56 +260,55 @@ class _Matcher:
         content = np.array([t.content for t in self.tokens])
         sim[:, ~content] *= exact[:, ~content]
         self.sim = sim
-        self.key_index = {k: i for i, k in enumerate(keys)}
         # Also the matches by polarity: words said plainly, and words under a negation.
-        self._table = _range_max_table(np.stack([sim, sim * ~self.negated, sim * self.negated]))
+        self._by_polarity = np.stack([sim, sim * ~self.negated, sim * self.negated])
+        widest = max((g.width for g in self.layout.groups), default=1)
+        self._table = _range_max_table(self._by_polarity, widest)
 
-    def _plan_for(self, phrasing: str) -> _Plan:
-        plan = self._plan.get(phrasing)
-        if plan is None:
-            keys, weights, negated, numbers = _phrasing_parts(phrasing, self.prompt_keys)
-            rows = np.fromiter((self.key_index[k] for k in keys), dtype=np.intp, count=len(keys))
-            width = max(self.settings.window_min, round(self.settings.window_factor * phrase_length(phrasing)))
-            plan = self._plan[phrasing] = _Plan(rows, weights, width, negated, numbers)
-        return plan
-
-    def _windows_of(self, width: int, whole: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Token ranges [lo, hi) to look in (every run of *width* tokens within a sentence, or the
-        whole attempt), and each claim word's best similarity inside each of them: overall,
-        said plainly, and said under a negation (3 x words x windows)."""
+    def _windows_of(self, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Token ranges [lo, hi) to look in (every run of *width* tokens within a sentence, or
+        the whole attempt for width 0), and each claim word's best similarity inside each of
+        them: overall, said plainly, and said under a negation (3 x words x windows)."""
         n = len(self.tokens)
-        key = 0 if whole else width
-        cached = self._windows.get(key)
+        if width == 0:
+            best = self._by_polarity.max(axis=2, keepdims=True)
+            return np.zeros(1, dtype=np.intp), np.full(1, n, dtype=np.intp), best
+        lo = np.arange(n, dtype=np.intp)
+        hi = np.minimum(lo + width, self.sentence_end)
+        # A window that ends where the one before it ends is inside it: skip it.
+        keep = np.append(True, hi[1:] != hi[:-1])
+        lo, hi = lo[keep], hi[keep]
+        level = np.log2(hi - lo).astype(np.intp)  # a sparse-table range maximum: two lookups
+        best = np.maximum(self._table[level, :, :, lo], self._table[level, :, :, hi - (1 << level)])
+        return lo, hi, best.transpose(1, 2, 0)
+
+    def _group_coverage(self, group: _Group) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """How much of each phrasing of a group each window says (phrasings x windows), counting
+        only windows that say it with the claim's polarity and its numbers."""
+        cached = self._coverages.get(group.width)
         if cached is None:
-            if whole:
-                lo, hi = np.zeros(1, dtype=np.intp), np.full(1, n, dtype=np.intp)
-            else:
-                lo = np.arange(n, dtype=np.intp)
-                hi = np.minimum(lo + width, self.sentence_end)
-                # A window that ends where the one before it ends is inside it: skip it.
-                keep = np.append(True, hi[1:] != hi[:-1])
-                lo, hi = lo[keep], hi[keep]
-            level = np.log2(hi - lo).astype(np.intp)  # a sparse-table range maximum: two lookups
-            best = np.maximum(self._table[level, :, :, lo], self._table[level, :, :, hi - (1 << level)])
-            cached = self._windows[key] = (lo, hi, best.transpose(1, 2, 0))
+            lo, hi, best = self._windows_of(group.width)
+            said = best[0] > 0
+            coverage = group.weights @ best[0]
+            if group.width:
+                # A word matched only with the opposite polarity flips the claim ("does not
+                # reduce"); a word said both ways ("across GPUs ... not one GPU") cannot flip it.
+                # And "13% MFU" is not "40% MFU", however many other words agree.
+                wrong = (group.plain @ (said & (best[1] == 0)) + group.negated @ (said & (best[2] == 0))
+                         + group.numbers @ ~said)
+                coverage = np.where(wrong > 0, np.float32(0.0), coverage)
+            cached = self._coverages[group.width] = (coverage, lo, hi)
         return cached
 
     def _coverage(self, phrasing: str, whole: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """How much of the phrasing each window says, counting only windows that say it with the
-        claim's polarity and its numbers; the windows; and the phrasing's word rows."""
-        plan = self._plan_for(phrasing)
-        lo, hi, best = self._windows_of(plan.width, whole)
-        said = best[0][plan.rows]
-        coverage = plan.weights @ said
-        if not whole:
-            # A word matched only with the opposite polarity flips the claim ("does not reduce").
-            # A word said both ways ("across GPUs ... not one GPU") cannot flip it.
-            agrees = np.where(plan.negated[:, None], best[2][plan.rows], best[1][plan.rows])
-            flipped = ((said > 0) & (agrees == 0)).any(axis=0)
-            # "13% MFU" is not "40% MFU", however many other words agree.
-            missing = (said[plan.numbers] == 0).any(axis=0)
-            coverage = np.where(flipped | missing, np.float32(0.0), coverage)
-        return coverage, lo, hi, plan.rows
+        """Coverage of the phrasing in each window, the windows, and the phrasing's word rows."""
+        if whole:
+            group, row = self.layout.whole, self.layout.whole_place[phrasing]
+        else:
+            g, row = self.layout.place[phrasing]
+            group = self.layout.groups[g]
+        coverage, lo, hi = self._group_coverage(group)
+        return coverage[row], lo, hi, self.layout.rows[phrasing]
 
     def match(self, claim: Claim, whole: bool = False) -> PointResult:
         result = PointResult(claim.text, 0.0, False)
@@ -347,18 +376,18 @@ class _Matcher:
         return sorted({lo + int(j) for j in part.argmax(axis=1)[found]})
 
 
-def _range_max_table(sim: np.ndarray) -> np.ndarray:
-    """Sparse table for range maxima along the last axis: level k holds max(sim[..., j : j + 2**k])."""
+def _range_max_table(sim: np.ndarray, widest: int) -> np.ndarray:
+    """Sparse table for range maxima along the last axis, for ranges up to *widest* long:
+    level k holds max(sim[..., j : j + 2**k])."""
     n = sim.shape[-1]
-    levels = [sim]
-    span = 1
-    while 2 * span <= n:
-        prev = levels[-1]
-        nxt = np.zeros_like(sim)
-        nxt[..., : n - 2 * span + 1] = np.maximum(prev[..., : n - 2 * span + 1], prev[..., span : n - span + 1])
-        levels.append(nxt)
-        span *= 2
-    return np.stack(levels)
+    levels = max(1, min(widest, n).bit_length())
+    table = np.zeros((levels, *sim.shape), dtype=sim.dtype)
+    table[0] = sim
+    for k in range(1, levels):
+        span = 1 << (k - 1)
+        table[k, ..., : n - 2 * span + 1] = np.maximum(table[k - 1, ..., : n - 2 * span + 1],
+                                                        table[k - 1, ..., span : n - span + 1])
+    return table
 
 
 def _is_keyword_list(attempt: str, tokens: list[Token], settings: Settings) -> bool:

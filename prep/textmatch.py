@@ -203,44 +203,45 @@ def tokenize(text: str, claim: bool = False) -> list[Token]:
     scope = 0  # content words still inside the last negator's scope
     breaks = [m.start() for m in _CLAUSE_BREAK.finditer(text)]
     c = 0
+    boundaries.append(len(text) + 1)  # sentinels: no bounds checks in the loop
+    breaks.append(len(text) + 1)
     for match in _WORD.finditer(text):
-        while b < len(boundaries) and boundaries[b] <= match.start():
+        start = match.start()
+        while boundaries[b] <= start:
             segment += 1
             b += 1
-        if c < len(breaks) and breaks[c] < match.start():
+        if breaks[c] < start:
             scope = 0  # a comma, colon or "but" ends a negation's reach
-            while c < len(breaks) and breaks[c] < match.start():
+            while breaks[c] < start:
                 c += 1
         word = match.group().rstrip(".")
-        folded = fold(word) if word else ""
-        if not folded:
+        negation, parts = _analyse(word, claim)
+        if not parts:
             continue
         if segment != last_segment:  # number only segments that hold words
             sentence, last_segment = sentence + 1, segment
             scope = 0
-        negation = folded in NEGATIONS or folded.endswith("nt") and folded[:-2] in _AUX
-        end = match.start() + len(word)
+        end = start + len(word)
         negated, any_content = scope > 0, False
-        for part in _expansions(word, folded, claim):
-            content = part not in STOPWORDS and not negation
+        for key, content in parts:
             any_content |= content
-            tokens.append(
-                Token(
-                    text=word,
-                    key=stem(part),
-                    start=match.start(),
-                    end=end,
-                    sentence=sentence,
-                    content=content,
-                    negation=negation,
-                    negated=content and negated,
-                )
-            )
+            tokens.append(Token(word, key, start, end, sentence, content, negation, content and negated))
         if any_content and scope:
             scope -= 1  # the scope counts words as written, however many keys they expand to
         if negation:
             scope = NEGATION_SCOPE
     return tokens
+
+
+@lru_cache(maxsize=65536)
+def _analyse(word: str, claim: bool) -> tuple[bool, tuple[tuple[str, bool], ...]]:
+    """Whether a written word is a negator, and the (key, is content) pairs it stands for."""
+    folded = fold(word) if word else ""
+    if not folded:
+        return False, ()
+    negation = folded in NEGATIONS or folded.endswith("nt") and folded[:-2] in _AUX
+    return negation, tuple((stem(part), part not in STOPWORDS and not negation)
+                           for part in _expansions(word, folded, claim))
 
 
 @lru_cache(maxsize=65536)

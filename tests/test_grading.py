@@ -222,3 +222,13 @@ def test_field_synonyms_carry_a_paraphrase():
     question = _question("fusion cuts HBM traffic")
     g = grade(question, None, "Merging the kernels reduces DRAM traffic.")
     assert g.verdict == "pass", g
+
+
+def test_a_claim_with_a_number_needs_that_number():
+    question = Question(id="q", prompt="What MFU did the run reach?",
+                        key_points=[{"text": "MFU comes out at about 40 percent"},
+                                    {"text": "a 5 percent serial fraction caps speedup at 20x"}])
+    right = grade(question, None, "MFU is about 40%. With 5% serial work the speedup tops out at twenty times.")
+    wrong = grade(question, None, "MFU is about 13%. With 5% serial work the speedup tops out at fifty times.")
+    assert right.verdict == "pass" and not right.missed, right
+    assert wrong.verdict == "fail" and not wrong.matched, wrong

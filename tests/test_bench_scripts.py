@@ -1,0 +1,55 @@
+"""The benchmark scripts run end to end on small data (their figures are reported, not tested)."""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_grading_benchmark_reports_every_figure(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "attempts-small.yaml").write_text(textwrap.dedent("""\
+        - question: dp-vs-mp
+          kind: concise-correct
+          label: pass
+          answer: >-
+            Data parallelism gives every GPU a full copy of the model and a different slice of the
+            batch, then all-reduces the gradients; model parallelism splits the model across GPUs
+            when it does not fit on one.
+        - question: dp-vs-mp
+          kind: dont-know
+          label: fail
+          answer: I don't know.
+        - question: dp-vs-mp
+          kind: partial
+          label: partial
+          answer: Each GPU has a full copy of the model.
+        """), encoding="utf-8")
+    mohler = tmp_path / "short-answers.csv"
+    with mohler.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(["question_id", "question", "reference_answer", "student_answer", "score"])
+        writer.writerow(["1", "What does a stack do?", "A stack stores items last in, first out.",
+                         "It keeps items so the last one pushed is the first popped.", "4.5"])
+        writer.writerow(["1", "What does a stack do?", "A stack stores items last in, first out.",
+                         "It sorts numbers.", "1"])
+        writer.writerow(["2", "What is a queue?", "A queue serves items first in, first out.",
+                         "Items leave a queue in the order they arrived, first in first out.", "5"])
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "grading.py"), "--data", str(data), "--mohler", str(mohler),
+         "--no-timing"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Labelled attempts: 3 over 1 questions" in out
+    for figure in ("binary pass accuracy", "3-class accuracy", "false passes on fail-labelled",
+                   "missed passes on pass-labelled", "Pearson r with the human grade", "Spearman rho"):
+        assert figure in out
+    assert "dont-know            n=  1" in out
