@@ -1,9 +1,10 @@
 """Pure grading: (question, prepared answer, attempt, elapsed) -> Grade.
 
 What is compared with what (docs/grading.md explains why):
-  * each key point, by its text and each alias, against each *sentence* of the attempt: the
-    share of the claim's content words (stemmed, typo-tolerant) found in one sentence, with
-    the claim's polarity (negation) required to agree;
+  * each key point, by its text and each alias, against each *window* of the attempt (a run
+    of words within one sentence, about twice the claim's length): the share of the claim's
+    content words (stemmed, typo-tolerant) found in one window, with the claim's polarity
+    (negation) required to agree and its numbers required to be said;
   * each pitfall the same way, more strictly; a hit caps the verdict at fail;
   * questions without key points fall back to the prepared answer: the share of each of its
     sentences' content words found anywhere in the attempt.
@@ -12,9 +13,9 @@ A list of bare keywords makes no claim, so it cannot pass however many terms it 
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
-import re
 from typing import Literal
 
 import numpy as np
@@ -22,8 +23,17 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Prefix
 
 from .models import Claim, Question
-from .textmatch import (NUMBER, Token, key_set, ordered_keys, phrase_keys, phrase_length, sentences, tokenize,
-                        word_count)
+from .textmatch import (
+    NUMBER,
+    Token,
+    key_set,
+    ordered_keys,
+    phrase_keys,
+    phrase_length,
+    sentences,
+    tokenize,
+    word_count,
+)
 
 Verdict = Literal["pass", "partial", "fail"]
 Rating = Literal["again", "hard", "good", "easy"]
