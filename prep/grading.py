@@ -167,27 +167,20 @@ def _credit(value: float, none: float, full: float) -> float:
 
 
 @dataclass(frozen=True)
-class _Group:
-    """Phrasings looked for in windows of one width, as matrices over the claim words: their
-    weights, and which words each says plainly, negated, or as a number."""
-
-    width: int
-    weights: np.ndarray  # phrasings x words
-    plain: np.ndarray
-    negated: np.ndarray
-    numbers: np.ndarray
-
-
-@dataclass(frozen=True)
 class _Layout:
-    """Every claim word of a question and every phrasing, laid out once per question."""
+    """Every claim word and every phrasing of a question, laid out once per question as
+    matrices over the claim words: each phrasing's word weights (phrasings x words), and the
+    words whose polarity or absence refutes it."""
 
     keys: tuple[str, ...]
-    rows: dict[str, np.ndarray]  # phrasing -> its words' rows
-    place: dict[str, tuple[int, int]]  # phrasing -> (its group, its row in the group)
-    groups: tuple[_Group, ...]
-    whole: _Group  # every phrasing, for looking in the whole attempt
-    whole_place: dict[str, int]  # phrasing -> its row there
+    rows: dict[str, np.ndarray]  # phrasing -> its words' columns
+    place: dict[str, int]  # phrasing -> its row
+    width: dict[str, int]  # phrasing -> the window width it is looked for in
+    weights: np.ndarray
+    # The columns of [words said plainly | said negated | numbers] (3 x words) that any phrasing
+    # has, and each such column's phrasings: most claims negate nothing and state no number.
+    refuting: np.ndarray
+    against: np.ndarray  # refuting columns x phrasings
 
 
 @lru_cache(maxsize=512)
@@ -197,27 +190,22 @@ def _layout(phrasings: tuple[str, ...], prompt_keys: frozenset[str], window_min:
     keys = tuple(dict.fromkeys(k for p in phrasings for k in phrase_keys(p)[0]))
     index = {k: i for i, k in enumerate(keys)}
     rows = {p: np.array([index[k] for k in phrase_keys(p)[0]], dtype=np.intp) for p in phrasings}
-    by_width: dict[int, list[str]] = {}
-    for p in phrasings:
-        by_width.setdefault(max(window_min, round(window_factor * phrase_length(p))), []).append(p)
-
-    def group(width: int, members: list[str]) -> _Group:
-        shape = (len(members), len(keys))
-        weights, plain, negated, numbers = (np.zeros(shape, dtype=np.float32) for _ in range(4))
-        for i, p in enumerate(members):
-            words, negations = phrase_keys(p)
-            # Words the prompt already says are context, not the claim: they count half.
-            w = np.array([0.5 if k in prompt_keys else 1.0 for k in words], dtype=np.float32)
-            weights[i, rows[p]] = w / w.sum()
-            neg = np.array([k in negations for k in words])
-            negated[i, rows[p][neg]] = 1.0
-            plain[i, rows[p][~neg]] = 1.0
-            numbers[i, rows[p][[bool(NUMBER.fullmatch(k)) for k in words]]] = 1.0
-        return _Group(width, weights, plain, negated, numbers)
-
-    groups = tuple(group(width, members) for width, members in by_width.items())
-    place = {p: (g, i) for g, members in enumerate(by_width.values()) for i, p in enumerate(members)}
-    return _Layout(keys, rows, place, groups, group(0, list(phrasings)), {p: i for i, p in enumerate(phrasings)})
+    shape = (len(phrasings), len(keys))
+    weights, plain, negated, numbers = (np.zeros(shape, dtype=np.float32) for _ in range(4))
+    for i, p in enumerate(phrasings):
+        words, negations = phrase_keys(p)
+        # Words the prompt already says are context, not the claim: they count half.
+        w = np.array([0.5 if k in prompt_keys else 1.0 for k in words], dtype=np.float32)
+        weights[i, rows[p]] = w / w.sum()
+        neg = np.array([k in negations for k in words])
+        negated[i, rows[p][neg]] = 1.0
+        plain[i, rows[p][~neg]] = 1.0
+        numbers[i, rows[p][[bool(NUMBER.fullmatch(k)) for k in words]]] = 1.0
+    width = {p: max(window_min, round(window_factor * phrase_length(p))) for p in phrasings}
+    against = np.concatenate([plain, negated, numbers], axis=1)
+    refuting = np.flatnonzero(against.any(axis=0))
+    return _Layout(keys, rows, {p: i for i, p in enumerate(phrasings)}, width, weights, refuting,
+                   np.ascontiguousarray(against[:, refuting].T))
 
 
 class _Matcher:
@@ -240,8 +228,10 @@ class _Matcher:
         self.negated = np.array([t.negated for t in self.tokens], dtype=bool)
         self.sim = np.zeros((0, n), dtype=np.float32)
         self.layout = _layout((), frozenset(), settings.window_min, settings.window_factor)
-        self._table = np.zeros((1, 3, 0, n), dtype=np.float32)
-        self._coverages: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._table = np.zeros((1, n, 0), dtype=np.float32)
+        self._polar = False
+        self._windowed: tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, tuple[int, int]]] | None = None
+        self._whole: np.ndarray | None = None
         self._order_cache: dict[tuple[str, int, int], float] = {}
 
     def prepare(self, phrasings: list[str]) -> None:
@@ -251,74 +241,95 @@ class _Matcher:
         keys = self.layout.keys
         if not self.tokens or not keys:
             return
-        words = [t.key for t in self.tokens]
-        sim = process.cdist(
-            keys, words, scorer=fuzz.ratio, score_cutoff=self.settings.word_similarity, dtype=np.float32
-        ) / np.float32(100.0)
-        # One word a prefix of the other ("reus" / "reusabl"): the same root, derived differently.
-        common = process.cdist(keys, words, scorer=Prefix.similarity, dtype=np.int32)
-        key_len = np.array([len(k) for k in keys])[:, None]
-        word_len = np.array([len(w) for w in words])[None, :]
-        derived = (common >= self.settings.min_root) & (common == np.minimum(key_len, word_len))
-        sim = np.maximum(sim, np.where(derived, np.float32(self.settings.root_similarity), np.float32(0.0)))
-        # Short words must match exactly: "tp" is not "dp", "pp" is not "ppo".
-        key_short = np.array([len(k) < self.settings.exact_below for k in keys])
-        word_short = np.array([len(w) < self.settings.exact_below for w in words])
-        exact = np.array(keys, dtype=object)[:, None] == np.array(words, dtype=object)[None, :]
-        sim[(key_short[:, None] | word_short[None, :]) & ~exact] = 0.0
-        # Small words of the attempt only count for claims made of small words.
-        content = np.array([t.content for t in self.tokens])
-        sim[:, ~content] *= exact[:, ~content]
+        # Each distinct (word, is content) of the attempt is compared once.
+        distinct: dict[tuple[str, bool], int] = {}
+        column = np.array([distinct.setdefault((t.key, t.content), len(distinct)) for t in self.tokens])
+        words = [w for w, _ in distinct]
+        content = np.array([c for _, c in distinct])
+        key_index = {k: i for i, k in enumerate(keys)}
+        exact = np.zeros((len(keys), len(words)), dtype=bool)
+        for j, w in enumerate(words):
+            if w in key_index:
+                exact[key_index[w], j] = True
+        sim = exact.astype(np.float32)
+        # Small words of the attempt only count, exactly, for claims made of small words.
+        said = [w for w, c in distinct if c]
+        if said:
+            fuzzy = process.cdist(
+                keys, said, scorer=fuzz.ratio, score_cutoff=self.settings.word_similarity, dtype=np.float32
+            ) / np.float32(100.0)
+            # One word a prefix of the other ("reus" / "reusabl"): the same root, derived differently.
+            common = process.cdist(keys, said, scorer=Prefix.similarity, dtype=np.int32)
+            key_len = np.array([len(k) for k in keys])[:, None]
+            word_len = np.array([len(w) for w in said])[None, :]
+            derived = (common >= self.settings.min_root) & (common == np.minimum(key_len, word_len))
+            fuzzy = np.maximum(fuzzy, np.where(derived, np.float32(self.settings.root_similarity), np.float32(0.0)))
+            # Short words must match exactly: "tp" is not "dp", "pp" is not "ppo".
+            short = (key_len < self.settings.exact_below) | (word_len < self.settings.exact_below)
+            fuzzy[short & ~exact[:, content]] = 0.0
+            sim[:, content] = fuzzy
+        sim = sim[:, column]
         self.sim = sim
-        # Also the matches by polarity: words said plainly, and words under a negation.
-        self._by_polarity = np.stack([sim, sim * ~self.negated, sim * self.negated])
-        widest = max((g.width for g in self.layout.groups), default=1)
-        self._table = _range_max_table(self._by_polarity, widest)
+        # Also the matches by polarity: said plainly, and under a negation; attempt words as rows
+        # (words x [any | plain | negated] claim words) so a window's rows are read at once.
+        # An attempt that negates nothing says every word plainly: the any-polarity rows suffice.
+        self._polar = bool(self.negated.any())
+        by_polarity = np.concatenate([sim, sim * ~self.negated, sim * self.negated]).T if self._polar else sim.T
+        widest = max(self.layout.width.values(), default=1)
+        self._table = _range_max_table(np.ascontiguousarray(by_polarity), widest)
 
-    def _windows_of(self, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Token ranges [lo, hi) to look in (every run of *width* tokens within a sentence, or
-        the whole attempt for width 0), and each claim word's best similarity inside each of
-        them: overall, said plainly, and said under a negation (3 x words x windows)."""
+    def _windows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, tuple[int, int]]]:
+        """Every window to look in, for every width the question's phrasings ask for at once:
+        token ranges [lo, hi) (each run of *width* tokens within a sentence), each claim word's
+        best similarity inside each of them (windows x [any | plain | negated] claim words), and
+        which slice of the windows belongs to which width."""
         n = len(self.tokens)
-        if width == 0:
-            best = self._by_polarity.max(axis=2, keepdims=True)
-            return np.zeros(1, dtype=np.intp), np.full(1, n, dtype=np.intp), best
-        lo = np.arange(n, dtype=np.intp)
-        hi = np.minimum(lo + width, self.sentence_end)
+        widths = np.array(sorted(set(self.layout.width.values())), dtype=np.intp)
+        lo = np.broadcast_to(np.arange(n, dtype=np.intp), (len(widths), n))
+        hi = np.minimum(lo + widths[:, None], self.sentence_end[None, :])
         # A window that ends where the one before it ends is inside it: skip it.
-        keep = np.append(True, hi[1:] != hi[:-1])
+        keep = np.ones_like(hi, dtype=bool)
+        keep[:, 1:] = hi[:, 1:] != hi[:, :-1]
+        ends = np.cumsum(keep.sum(axis=1))
+        slices = {int(w): (int(a), int(b)) for w, a, b in zip(widths, np.append(0, ends[:-1]), ends)}
         lo, hi = lo[keep], hi[keep]
         level = np.log2(hi - lo).astype(np.intp)  # a sparse-table range maximum: two lookups
-        best = np.maximum(self._table[level, :, :, lo], self._table[level, :, :, hi - (1 << level)])
-        return lo, hi, best.transpose(1, 2, 0)
+        best = np.maximum(self._table[level, lo], self._table[level, hi - (1 << level)])
+        return lo, hi, best, slices
 
-    def _group_coverage(self, group: _Group) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """How much of each phrasing of a group each window says (phrasings x windows), counting
-        only windows that say it with the claim's polarity and its numbers."""
-        cached = self._coverages.get(group.width)
-        if cached is None:
-            lo, hi, best = self._windows_of(group.width)
-            said = best[0] > 0
-            coverage = group.weights @ best[0]
-            if group.width:
-                # A word matched only with the opposite polarity flips the claim ("does not
-                # reduce"); a word said both ways ("across GPUs ... not one GPU") cannot flip it.
-                # And "13% MFU" is not "40% MFU", however many other words agree.
-                wrong = (group.plain @ (said & (best[1] == 0)) + group.negated @ (said & (best[2] == 0))
-                         + group.numbers @ ~said)
-                coverage = np.where(wrong > 0, np.float32(0.0), coverage)
-            cached = self._coverages[group.width] = (coverage, lo, hi)
-        return cached
+    def _all_coverage(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, tuple[int, int]]]:
+        """How much of each phrasing each window says (phrasings x windows), counting only
+        windows that say it with the claim's polarity and its numbers; computed once for all
+        phrasings and widths, since a few large products beat many small ones."""
+        if self._windowed is None:
+            lo, hi, best, slices = self._windows()
+            k = len(self.layout.keys)
+            said = best[:, :k] > 0
+            coverage = self.layout.weights @ best[:, :k].T
+            # A word matched only with the opposite polarity flips the claim ("does not reduce");
+            # a word said both ways ("across GPUs ... not one GPU") cannot flip it. And "13% MFU"
+            # is not "40% MFU", however many other words agree.
+            if self._polar:
+                plain, negated = best[:, k:2 * k] > 0, best[:, 2 * k:] > 0
+            else:
+                plain, negated = said, np.zeros_like(said)
+            wrong = np.concatenate([said & ~plain, said & ~negated, ~said], axis=1)
+            refuted = wrong[:, self.layout.refuting].astype(np.float32) @ self.layout.against
+            coverage[refuted.T > 0] = 0.0
+            self._windowed = (coverage, lo, hi, slices)
+        return self._windowed
 
     def _coverage(self, phrasing: str, whole: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Coverage of the phrasing in each window, the windows, and the phrasing's word rows."""
-        if whole:
-            group, row = self.layout.whole, self.layout.whole_place[phrasing]
-        else:
-            g, row = self.layout.place[phrasing]
-            group = self.layout.groups[g]
-        coverage, lo, hi = self._group_coverage(group)
-        return coverage[row], lo, hi, self.layout.rows[phrasing]
+        """Coverage of the phrasing in each of its windows, the windows, and its word rows."""
+        row, rows = self.layout.place[phrasing], self.layout.rows[phrasing]
+        if whole:  # the whole attempt is one window
+            if self._whole is None:
+                self._whole = self.layout.weights @ self.sim.max(axis=1)
+            n = len(self.tokens)
+            return self._whole[row:row + 1], np.zeros(1, dtype=np.intp), np.full(1, n, dtype=np.intp), rows
+        coverage, lo, hi, slices = self._all_coverage()
+        a, b = slices[self.layout.width[phrasing]]
+        return coverage[row, a:b], lo[a:b], hi[a:b], rows
 
     def match(self, claim: Claim, whole: bool = False) -> PointResult:
         result = PointResult(claim.text, 0.0, False)
@@ -387,16 +398,15 @@ class _Matcher:
 
 
 def _range_max_table(sim: np.ndarray, widest: int) -> np.ndarray:
-    """Sparse table for range maxima along the last axis, for ranges up to *widest* long:
-    level k holds max(sim[..., j : j + 2**k])."""
-    n = sim.shape[-1]
+    """Sparse table for range maxima along the first axis, for ranges up to *widest* long:
+    level k holds max(sim[j : j + 2**k])."""
+    n = sim.shape[0]
     levels = max(1, min(widest, n).bit_length())
-    table = np.zeros((levels, *sim.shape), dtype=sim.dtype)
+    table = np.empty((levels, *sim.shape), dtype=sim.dtype)  # level k is read only below n - 2**k + 1
     table[0] = sim
     for k in range(1, levels):
         span = 1 << (k - 1)
-        table[k, ..., : n - 2 * span + 1] = np.maximum(table[k - 1, ..., : n - 2 * span + 1],
-                                                        table[k - 1, ..., span : n - span + 1])
+        table[k, : n - 2 * span + 1] = np.maximum(table[k - 1, : n - 2 * span + 1], table[k - 1, span : n - span + 1])
     return table
 
 
@@ -407,14 +417,16 @@ def _is_keyword_list(attempt: str, tokens: list[Token], settings: Settings) -> b
     written as notation ("DP = 256/32", "grads -> all-reduce"); terse notes are full of such
     items, a keyword list has none. Prose glue words are the second signal.
     """
+    function_share = sum(not t.content for t in tokens) / len(tokens)
+    if function_share >= settings.list_max_function_share:
+        return False  # prose: cheap to tell, so told first
     items = [i for i in _LIST_ITEM.split(attempt) if i.strip()]
     if len(items) < 3:
         return False
     claims = sum(
         1 for i in items if word_count(i) >= settings.list_claim_words or _RELATION.search(i)
     )
-    function_share = sum(not t.content for t in tokens) / len(tokens)
-    return claims / len(items) < settings.list_max_claim_share and function_share < settings.list_max_function_share
+    return claims / len(items) < settings.list_max_claim_share
 
 
 _RELATION = re.compile(r"=|->|→|=>|<|>|~|≈|\bvs\b|\bx\b|\d\s*[*/+]\s*\d")
