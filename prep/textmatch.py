@@ -131,7 +131,7 @@ ABBREVIATIONS = {
 
 # Numbers are compared as digits, so "eight rotations" is "8 rotations" and "%" is "percent".
 NUMBER_WORDS = {
-    "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+    "zero": "0", "one": "1", "single": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
     "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
     "sixteen": "16", "twenty": "20", "hundred": "100", "thousand": "1000", "%": "percent",
 }

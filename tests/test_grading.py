@@ -188,6 +188,7 @@ def test_written_forms_of_one_word_compare_equal():
     assert {"fake", "quant"} <= key_set("fake-quant")  # a compound meets its parts ...
     assert key_set("all-reduce") & key_set("allreduce")  # ... and its joined spelling
     assert key_set("eight rotations") == key_set("8 rotations")
+    assert key_set("a single node") & key_set("one node") == key_set("one node")  # "single" is a count
     assert "percent" in key_set("about 5%")
     assert key_set("name+args") == key_set("name args")  # a plus inside a word joins two words
     assert key_set("C++") == {"c++"}  # but a trailing one is part of the name
@@ -232,3 +233,11 @@ def test_a_claim_with_a_number_needs_that_number():
     wrong = grade(question, None, "MFU is about 13%. With 5% serial work the speedup tops out at fifty times.")
     assert right.verdict == "pass" and not right.missed, right
     assert wrong.verdict == "fail" and not wrong.matched, wrong
+
+
+def test_one_and_single_are_the_same_count():
+    question = _question("ZeRO-3 gathers each layer's weights just before one layer runs",
+                         "the launcher starts one process per GPU")
+    g = grade(question, None, "ZeRO-3 gathers a layer's weights right before that single layer runs, "
+                              "and the launcher starts a single process for every GPU.")
+    assert g.verdict == "pass" and not g.missed, g
