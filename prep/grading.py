@@ -59,6 +59,7 @@ class Settings:
     list_claim_words: int = 3  # an item of this many words says something ("GIL serializes threads")
     list_max_claim_share: float = 0.34  # a keyword list: under a third of its items say anything
     list_max_function_share: float = 0.12  # share of small words below which text is not prose
+    list_sentence_words: int = 5  # two items this long are clauses: notes that list, not a bare list
     fallback_none: float = 0.0  # fallback mode: any overlap with a reference sentence earns some credit
     fallback_full: float = 0.50  # ... and half its content words, anywhere, cover it (paraphrase loses words)
 
@@ -423,8 +424,11 @@ def _is_keyword_list(attempt: str, tokens: list[Token], settings: Settings) -> b
     items = [i for i in _LIST_ITEM.split(attempt) if i.strip()]
     if len(items) < 3:
         return False
+    lengths = [word_count(i) for i in items]
+    if sum(n >= settings.list_sentence_words for n in lengths) >= 2:
+        return False  # "Record the lockfile of all deps, image digest, ..." enumerates inside a claim
     claims = sum(
-        1 for i in items if word_count(i) >= settings.list_claim_words or _RELATION.search(i)
+        1 for i, n in zip(items, lengths) if n >= settings.list_claim_words or _RELATION.search(i)
     )
     return claims / len(items) < settings.list_max_claim_share
 

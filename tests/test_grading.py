@@ -241,3 +241,16 @@ def test_one_and_single_are_the_same_count():
     g = grade(question, None, "ZeRO-3 gathers a layer's weights right before that single layer runs, "
                               "and the launcher starts a single process for every GPU.")
     assert g.verdict == "pass" and not g.missed, g
+
+
+def test_an_enumeration_inside_claims_is_not_a_keyword_list():
+    question = _question("the manifest records every dependency version",
+                         "the manifest records the driver and CUDA versions",
+                         "requirements.txt covers only Python packages")
+    listed = ("Record hashed lockfile of every transitive dependency version, image digest, driver/CUDA/NCCL, "
+              "GPU model/count, commit, config, seeds. requirements.txt covers only the Python packages.")
+    bare = "lockfile, image digest, driver, CUDA, NCCL, GPU model, commit, config, seeds, requirements.txt"
+    g = grade(question, None, listed)
+    assert not any("keywords" in n for n in g.notes) and g.verdict == "pass", g
+    b = grade(question, None, bare)
+    assert any("keywords" in n for n in b.notes) and b.verdict == "fail", b
