@@ -53,6 +53,7 @@ class Settings:
     pitfall_hit: float = 0.80  # a wrong claim must be said almost in full to count
     window_factor: float = 2.0  # a claim is looked for in stretches this many times its length
     window_min: int = 12  # ... and at least this many words (short claims get room for a subject)
+    pitfall_window_factor: float = 4.0  # a wrong claim is hit even when said with an aside in it
     pass_score: float = 70.0
     partial_score: float = 35.0
     easy_score: float = 85.0  # and within target time, for the rating "easy"
@@ -117,7 +118,9 @@ def grade(
         return Grade(0, "fail", "again", "none", notes=("nothing to grade against: add key points or an answer",),
                      words=words, elapsed_seconds=elapsed_seconds)
 
-    matcher.prepare([p for c in claims for p in c.phrasings] + [p for c in question.pitfalls for p in c.phrasings])
+    right = [p for c in claims for p in c.phrasings]
+    wrong = [p for c in question.pitfalls for p in c.phrasings]
+    matcher.prepare(right + wrong, frozenset(wrong) - frozenset(right))
     results = [matcher.match(claim, whole=(mode == "answer")) for claim in claims]
     credit = [_credit(r.score / 100, none, full) for r in results]
     # In fallback mode longer reference sentences carry more of the answer.
@@ -186,7 +189,7 @@ class _Layout:
 
 @lru_cache(maxsize=512)
 def _layout(phrasings: tuple[str, ...], prompt_keys: frozenset[str], window_min: int,
-            window_factor: float) -> _Layout:
+            window_factor: float, wrong: frozenset[str] = frozenset(), wrong_factor: float = 0.0) -> _Layout:
     phrasings = tuple(p for p in dict.fromkeys(phrasings) if phrase_keys(p)[0])
     keys = tuple(dict.fromkeys(k for p in phrasings for k in phrase_keys(p)[0]))
     index = {k: i for i, k in enumerate(keys)}
@@ -202,7 +205,8 @@ def _layout(phrasings: tuple[str, ...], prompt_keys: frozenset[str], window_min:
         negated[i, rows[p][neg]] = 1.0
         plain[i, rows[p][~neg]] = 1.0
         numbers[i, rows[p][[bool(NUMBER.fullmatch(k)) for k in words]]] = 1.0
-    width = {p: max(window_min, round(window_factor * phrase_length(p))) for p in phrasings}
+    width = {p: max(window_min, round((wrong_factor if p in wrong else window_factor) * phrase_length(p)))
+             for p in phrasings}
     against = np.concatenate([plain, negated, numbers], axis=1)
     refuting = np.flatnonzero(against.any(axis=0))
     return _Layout(keys, rows, {p: i for i, p in enumerate(phrasings)}, width, weights, refuting,
@@ -235,10 +239,10 @@ class _Matcher:
         self._whole: np.ndarray | None = None
         self._order_cache: dict[tuple[str, int, int], float] = {}
 
-    def prepare(self, phrasings: list[str]) -> None:
+    def prepare(self, phrasings: list[str], wrong: frozenset[str] = frozenset()) -> None:
         """Compute word similarities of every claim word against every attempt word at once."""
         self.layout = _layout(tuple(phrasings), self.prompt_keys, self.settings.window_min,
-                              self.settings.window_factor)
+                              self.settings.window_factor, wrong, self.settings.pitfall_window_factor)
         keys = self.layout.keys
         if not self.tokens or not keys:
             return

@@ -254,3 +254,17 @@ def test_an_enumeration_inside_claims_is_not_a_keyword_list():
     assert not any("keywords" in n for n in g.notes) and g.verdict == "pass", g
     b = grade(question, None, bare)
     assert any("keywords" in n for n in b.notes) and b.verdict == "fail", b
+
+
+def test_a_wrong_claim_said_with_an_aside_in_it_is_still_hit():
+    question = Question(id="q", prompt="How do pipeline schedules compare?",
+                        key_points=[{"text": "1F1B keeps at most one micro-batch of activations per stage"}],
+                        pitfalls=[{"text": "1F1B has a smaller bubble than GPipe with the same micro-batches"}])
+    aside = ("1F1B, which alternates one forward with one backward step on every stage so that the activations "
+             "are freed early and the memory stays flat from start to end, has a smaller bubble than GPipe "
+             "would have with those micro-batches.")
+    g = grade(question, None, aside)
+    assert g.pitfalls and g.verdict == "fail", g
+    right = grade(question, None, "1F1B keeps at most one micro-batch of activations alive per stage, "
+                                  "so its bubble is the same as GPipe with the same micro-batches.")
+    assert not right.pitfalls and right.verdict == "pass", right
