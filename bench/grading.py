@@ -2,6 +2,7 @@
 
     python bench/grading.py                   # labelled attempts in bench/data/attempts*.yaml
     python bench/grading.py --mohler PATH     # also: correlation with human grades (Mohler et al. 2011)
+    python bench/grading.py --sensitivity     # also: the figures under nearby settings (not a tuning run)
 
 The naive baseline is rapidfuzz's token_set_ratio of the attempt against the prepared answer,
 with the best possible threshold(s) chosen on the same data (an upper bound for it).
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import statistics
 import sys
 import time
@@ -25,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from prep.bank import load_bank  # noqa: E402
-from prep.grading import grade  # noqa: E402
+from prep.grading import DEFAULT_SETTINGS, Settings, grade  # noqa: E402
 from prep.models import Question  # noqa: E402
 from prep.paths import BankLocation  # noqa: E402
 
@@ -144,6 +146,37 @@ def report_labelled(attempts: list[dict]) -> None:
         print(f"Disagreements ({len(wrong)}):")
         for a, v in wrong:
             print(f"  {a['question']:28s} {a['kind']:18s} label {a['label']:7s} prep {v}")
+
+
+# Each row moves one setting a step each way from its default; the defaults were set by reasoning
+# (docs/grading.md), and this shows what each would trade, not a search for the best row.
+NEARBY = (
+    {},
+    {"point_full": 0.60}, {"point_full": 0.70},
+    {"point_none": 0.35}, {"point_none": 0.45},
+    {"pass_score": 65.0}, {"pass_score": 75.0},
+    {"window_factor": 1.5}, {"window_factor": 2.5},
+    {"pitfall_hit": 0.70}, {"pitfall_window_factor": 2.0},
+)
+
+
+def report_sensitivity(attempts: list[dict]) -> None:
+    bank = load_bank(BankLocation(ROOT, "bench"))
+    fails = max(1, sum(a["label"] == "fail" for a in attempts))
+    passes = max(1, sum(a["label"] == "pass" for a in attempts))
+    print("Nearby settings (one changed at a time; the first row is the default):")
+    print(f"  {'setting':34s} {'binary':>7s} {'3-class':>8s} {'false pass':>11s} {'missed pass':>12s}")
+    for change in NEARBY:
+        settings: Settings = dataclasses.replace(DEFAULT_SETTINGS, **change)
+        verdicts = [grade(bank.questions[a["question"]], bank.answer_text(a["question"]), a["answer"],
+                          settings=settings).verdict for a in attempts]
+        pairs = list(zip((a["label"] for a in attempts), verdicts))
+        binary = sum((lab == "pass") == (v == "pass") for lab, v in pairs) / len(pairs)
+        three = sum(lab == v for lab, v in pairs) / len(pairs)
+        false_pass = sum(lab == "fail" and v == "pass" for lab, v in pairs) / fails
+        missed = sum(lab == "pass" and v != "pass" for lab, v in pairs) / passes
+        name = ", ".join(f"{k} = {v:g}" for k, v in change.items()) or "defaults"
+        print(f"  {name:34s} {binary:7.3f} {three:8.3f} {false_pass:11.3f} {missed:12.3f}")
 
 
 def report_speed() -> None:
@@ -265,11 +298,16 @@ def main() -> None:
                         "student_answer, score)")
     parser.add_argument("--data", type=Path, default=ROOT / "bench" / "data", help="folder of attempts*.yaml")
     parser.add_argument("--no-timing", action="store_true", help="skip the grading-time measurement")
+    parser.add_argument("--sensitivity", action="store_true",
+                        help="also show the labelled figures under nearby settings")
     args = parser.parse_args()
     attempts = load_attempts(args.data)
     if attempts:
         report_labelled(attempts)
         print()
+        if args.sensitivity:
+            report_sensitivity(attempts)
+            print()
     if not args.no_timing:
         report_speed()
     if args.mohler:

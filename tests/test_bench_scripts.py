@@ -43,7 +43,7 @@ def test_grading_benchmark_reports_every_figure(tmp_path):
                          "Items leave a queue in the order they arrived, first in first out.", "5"])
     result = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "grading.py"), "--data", str(data), "--mohler", str(mohler),
-         "--no-timing"],
+         "--no-timing", "--sensitivity"],
         capture_output=True, text=True, timeout=300, check=False,
     )
     assert result.returncode == 0, result.stderr
@@ -53,3 +53,8 @@ def test_grading_benchmark_reports_every_figure(tmp_path):
                    "missed passes on pass-labelled", "Pearson r with the human grade", "Spearman rho"):
         assert figure in out
     assert "dont-know            n=  1" in out
+    # The default row agrees with the headline figures: the same grader, the same attempts.
+    headline = next(line for line in out.splitlines() if line.startswith("binary pass accuracy")).split()[3]
+    default_row = next(line for line in out.splitlines() if line.strip().startswith("defaults")).split()
+    assert default_row[1] == headline
+    assert "point_full = 0.6" in out and "pass_score = 75" in out
