@@ -26,10 +26,10 @@ from rapidfuzz import fuzz
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from prep.bank import load_bank  # noqa: E402
-from prep.grading import DEFAULT_SETTINGS, Settings, grade  # noqa: E402
-from prep.models import Question  # noqa: E402
-from prep.paths import BankLocation  # noqa: E402
+from prep.bank import load_bank
+from prep.grading import DEFAULT_SETTINGS, Settings, grade
+from prep.models import Question
+from prep.paths import BankLocation
 
 LABELS = ("fail", "partial", "pass")
 KINDS = (
@@ -65,7 +65,7 @@ def best_binary_threshold(scores: list[float], positives: list[bool]) -> tuple[f
 
 
 def best_three_class(scores: list[float], labels: list[str]) -> tuple[tuple[float, float], float]:
-    grid = sorted(set(round(s) for s in scores)) + [101]
+    grid = sorted({round(s) for s in scores}) + [101]
     best = ((0.0, 0.0), -1.0)
     for lo in grid:
         for hi in grid:
@@ -95,7 +95,7 @@ def report_labelled(attempts: list[dict]) -> None:
 
     is_pass = [lab == "pass" for lab in labels]
     our_pass = [v == "pass" for v in ours]
-    threshold, base_binary = best_binary_threshold(base, is_pass)
+    threshold, _base_binary = best_binary_threshold(base, is_pass)
     base_pass = [s >= threshold for s in base]
     (lo, hi), base_three = best_three_class(base, labels)
 
@@ -111,7 +111,7 @@ def report_labelled(attempts: list[dict]) -> None:
     bb, bfp, bmp = rates(base_pass)
     three = sum(v == lab for v, lab in zip(ours, labels)) / n
 
-    print(f"Labelled attempts: {n} over {len(set(a['question'] for a in attempts))} questions "
+    print(f"Labelled attempts: {n} over {len({a['question'] for a in attempts})} questions "
           f"({', '.join(f'{k} {c}' for k, c in sorted(Counter(labels).items()))})")
     print()
     print(f"{'figure':38s} {'prep':>8s} {'baseline':>9s}  target")
@@ -281,7 +281,7 @@ def report_mohler(path: Path) -> None:
     t_ours, best_ours = best_binary_threshold(ours, gold)
     t_base, best_base = best_binary_threshold(base, gold)
     print()
-    print(f"Mohler et al. 2011 short answers: {len(rows)} answers, {len(set(r['question_id'] for r in rows))} "
+    print(f"Mohler et al. 2011 short answers: {len(rows)} answers, {len({r['question_id'] for r in rows})} "
           f"questions (reference answer only: the grader's fallback mode; no training on this data)")
     print(f"{'figure':40s} {'prep':>8s} {'token_set_ratio':>16s}")
     print(f"{'Pearson r with the human grade':40s} {pearson(ours, human):8.3f} {pearson(base, human):16.3f}"

@@ -149,7 +149,7 @@ def grade(
     ):
         rating = "easy"
     return Grade(
-        score=int(round(score)),
+        score=round(score),
         verdict=verdict,
         rating=rating,
         mode=mode,
