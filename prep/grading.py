@@ -179,6 +179,7 @@ class _Layout:
     keys: tuple[str, ...]
     rows: dict[str, np.ndarray]  # phrasing -> its words' columns
     place: dict[str, int]  # phrasing -> its row
+    by_width: dict[int, np.ndarray]  # window width -> the rows of the phrasings looked for in it
     width: dict[str, int]  # phrasing -> the window width it is looked for in
     weights: np.ndarray
     # The columns of [words said plainly | said negated | numbers] (3 x words) that any phrasing
@@ -209,7 +210,11 @@ def _layout(phrasings: tuple[str, ...], prompt_keys: frozenset[str], window_min:
              for p in phrasings}
     against = np.concatenate([plain, negated, numbers], axis=1)
     refuting = np.flatnonzero(against.any(axis=0))
-    return _Layout(keys, rows, {p: i for i, p in enumerate(phrasings)}, width, weights, refuting,
+    by_width: dict[int, list[int]] = {}
+    for i, p in enumerate(phrasings):
+        by_width.setdefault(width[p], []).append(i)
+    return _Layout(keys, rows, {p: i for i, p in enumerate(phrasings)},
+                   {w: np.array(r, dtype=np.intp) for w, r in by_width.items()}, width, weights, refuting,
                    np.ascontiguousarray(against[:, refuting].T))
 
 
@@ -237,6 +242,7 @@ class _Matcher:
         self._polar = False
         self._windowed: tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, tuple[int, int]]] | None = None
         self._whole: np.ndarray | None = None
+        self._best: tuple[np.ndarray, np.ndarray] | None = None
         self._order_cache: dict[tuple[str, int, int], float] = {}
 
     def prepare(self, phrasings: list[str], wrong: frozenset[str] = frozenset()) -> None:
@@ -336,24 +342,49 @@ class _Matcher:
         a, b = slices[self.layout.width[phrasing]]
         return coverage[row, a:b], lo[a:b], hi[a:b], rows
 
+    def _best_windows(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each phrasing's best coverage and the window that gives it, for all phrasings at once."""
+        if self._best is None:
+            coverage, _, _, slices = self._all_coverage()
+            value = np.zeros(coverage.shape[0], dtype=np.float32)
+            window = np.zeros(coverage.shape[0], dtype=np.intp)
+            for width, rows in self.layout.by_width.items():
+                a, b = slices[width]
+                if b > a:
+                    part = coverage[rows, a:b]
+                    best = part.argmax(axis=1)
+                    window[rows] = best + a
+                    value[rows] = part[np.arange(len(rows)), best]
+            self._best = (value, window)
+        return self._best
+
     def match(self, claim: Claim, whole: bool = False) -> PointResult:
-        result = PointResult(claim.text, 0.0, False)
         if not self.tokens:
-            return result
+            return PointResult(claim.text, 0.0, False)
+        score, chosen = 0.0, None
+        values = None if whole else self._best_windows()[0]
         for phrasing in claim.phrasings:
-            if not phrase_keys(phrasing)[0]:
-                continue
-            coverage, lo, hi, rows = self._coverage(phrasing, whole)
-            w = int(coverage.argmax())
-            value = float(coverage[w])
-            if value * 100 <= result.score or value == 0:
+            if phrasing not in self.layout.place:
+                continue  # no content words at all
+            if values is None:
+                value = float(self._coverage(phrasing, whole)[0][0])
+            else:
+                value = float(values[self.layout.place[phrasing]])
+            if value * 100 <= score or value == 0:
                 continue  # another phrasing already did better
-            cols = self._hit_columns(rows, (int(lo[w]), int(hi[w])))
-            span = (self.tokens[min(cols)].start, self.tokens[max(cols)].end) if cols else None
-            excerpt = self.attempt[span[0]:span[1]] if span else None
-            result = PointResult(claim.text, round(value * 100, 1), False, phrasing, span, excerpt)
-        matched = result.score >= self.settings.point_matched * 100
-        return PointResult(result.text, result.score, matched, result.phrasing, result.span, result.excerpt)
+            score, chosen = round(value * 100, 1), phrasing
+        if chosen is None:
+            return PointResult(claim.text, 0.0, False)
+        if whole:
+            window = (0, len(self.tokens))
+        else:
+            _, lo, hi, _ = self._all_coverage()
+            w = int(self._best_windows()[1][self.layout.place[chosen]])
+            window = (int(lo[w]), int(hi[w]))
+        cols = self._hit_columns(self.layout.rows[chosen], window)
+        span = (self.tokens[min(cols)].start, self.tokens[max(cols)].end) if cols else None
+        excerpt = self.attempt[span[0]:span[1]] if span else None
+        return PointResult(claim.text, score, score >= self.settings.point_matched * 100, chosen, span, excerpt)
 
     def pitfall(self, claim: Claim, rivals: list[str]) -> PointResult | None:
         """A pitfall is hit when a stretch of the attempt says it almost in full, and says it
