@@ -4,7 +4,8 @@ What is compared with what (docs/grading.md explains why):
   * each key point, by its text and each alias, against each *window* of the attempt (a run
     of words within one sentence, about twice the claim's length): the share of the claim's
     content words (stemmed, typo-tolerant) found in one window, with the claim's polarity
-    (negation) required to agree and its numbers required to be said;
+    (negation) required to agree and its numbers required to be said; where the prompt
+    contrasts subjects ("strong versus weak scaling"), only among words said of the key point's;
   * each pitfall the same way, more strictly; a hit caps the verdict at fail;
   * questions without key points fall back to the prepared answer: the share of each of its
     sentences' content words found anywhere in the attempt.
@@ -24,6 +25,7 @@ from rapidfuzz.distance import Prefix
 
 from .models import Claim, Question
 from .textmatch import (
+    CLAUSE_BREAK,
     NUMBER,
     Token,
     key_set,
@@ -121,6 +123,8 @@ def grade(
     right = [p for c in claims for p in c.phrasings]
     wrong = [p for c in question.pitfalls for p in c.phrasings]
     matcher.prepare(right + wrong, frozenset(wrong) - frozenset(right))
+    if mode == "key_points":
+        matcher.set_subjects(_subjects(question.prompt, tuple(c.text for c in claims)), claims)
     results = [matcher.match(claim, whole=(mode == "answer")) for claim in claims]
     credit = [_credit(r.score / 100, none, full) for r in results]
     # In fallback mode longer reference sentences carry more of the answer.
@@ -168,6 +172,57 @@ def _credit(value: float, none: float, full: float) -> float:
     if value <= none:
         return 0.0
     return (value - none) / (full - none)
+
+
+_CONTRAST = frozenset({"vs", "versus", "or", "than"})
+_NOT_A_SIDE = frozenset({"rather", "instead", "against"})
+_FOILS = frozenset({"unlike", "than", "vs", "versus", "instead", "not", "over", "compared", "opposed",
+                    "against", "besides"})
+_WORDS = re.compile(r"[^\W_][\w'-]*")
+_LISTING = re.compile(r"\b(?:compare|comparing|between|difference|differ)\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=512)
+def _subjects(prompt: str, points: tuple[str, ...]) -> tuple[str | None, ...]:
+    """The subject of each key point, where the prompt sets subjects against each other.
+
+    "Strong versus weak scaling", "LayerNorm rather than BatchNorm", "compare BPE, WordPiece and
+    Unigram": the words on either side of the contrast are the subjects, and a key point that
+    starts with one of them is a claim about that one. A claim about weak scaling said of strong
+    scaling is the classic wrong answer with the right words."""
+    tokens = tokenize(prompt, claim=True)
+    listing = bool(_LISTING.search(prompt))  # "compare A, B and C": commas and "and" contrast too
+    named: set[str] = set()
+    for i, token in enumerate(tokens):
+        word = token.text.casefold()
+        between = prompt[tokens[i - 1].end:token.start] if i else ""
+        if word in _CONTRAST or (listing and word == "and"):
+            sides = (range(i - 1, -1, -1), range(i + 1, len(tokens)))
+        elif listing and "," in between:
+            sides = (range(i - 1, -1, -1), range(i, len(tokens)))
+        else:
+            continue
+        for side in sides:  # up to two words each way: "strong versus weak scaling"
+            taken = 0
+            for j in side:
+                near = tokens[j]
+                if near.sentence != token.sentence or taken == 2:
+                    break
+                if near.text.casefold() in _CONTRAST or near.text.casefold() in _NOT_A_SIDE:
+                    continue
+                if not near.content:
+                    if taken:
+                        break
+                    continue
+                named.add(near.key)
+                taken += 1
+    firsts = []
+    for text in points:
+        keys = phrase_keys(text)[0]
+        firsts.append(keys[0] if keys and keys[0] in named else None)
+    if len({f for f in firsts if f}) < 2:
+        return tuple(None for _ in points)
+    return tuple(firsts)
 
 
 @dataclass(frozen=True)
@@ -243,6 +298,10 @@ class _Matcher:
         self._windowed: tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, tuple[int, int]]] | None = None
         self._whole: np.ndarray | None = None
         self._best: tuple[np.ndarray, np.ndarray] | None = None
+        self._subject_of: dict[str, str] = {}
+        self._said_of = np.zeros(0, dtype=np.int64)
+        self._bit: dict[str, int] = {}
+        self._mine: dict[str, np.ndarray] = {}
         self._order_cache: dict[tuple[str, int, int], float] = {}
 
     def prepare(self, phrasings: list[str], wrong: frozenset[str] = frozenset()) -> None:
@@ -288,6 +347,69 @@ class _Matcher:
         by_polarity = np.concatenate([sim, sim * ~self.negated, sim * self.negated]).T if self._polar else sim.T
         widest = max(self.layout.width.values(), default=1)
         self._table = _range_max_table(np.ascontiguousarray(by_polarity), widest)
+
+    def set_subjects(self, subjects: tuple[str | None, ...], claims: list[Claim]) -> None:
+        """Tie each key point about one of the subjects a question contrasts to that subject, and
+        work out which subject each word of the attempt is said of."""
+        self._subject_of = {c.text: s for s, c in zip(subjects, claims) if s}
+        names = tuple(dict.fromkeys(self._subject_of.values()))
+        if not names or not self.tokens:
+            return
+        # Each word is said of the subject(s) that opened its clause, or an earlier clause of its
+        # sentence: "X and Y do Z" names both, and a name further into a clause ("splits the
+        # whole sequence") or after a foil ("Y, unlike X, does Z") is not a new subject.
+        breaks = [m.start() for m in CLAUSE_BREAK.finditer(self.attempt)] + [len(self.attempt) + 1]
+        glue = self.prompt_keys | {"and", "or"}  # "strong and weak scaling", "SP or CP"
+        said_of = np.zeros(len(self.tokens), dtype=np.int64)
+        current, sentence, last, opened, b = 0, -1, None, False, 0
+        for i, token in enumerate(self.tokens):
+            if token.sentence != sentence:
+                current, sentence, last, opened = 0, token.sentence, None, False
+            while breaks[b] < token.start:
+                b, opened = b + 1, False  # a new clause
+            if last is not None and token.start == last.start:
+                pass  # another reading of the name just seen ("TP" is "tensor parallel")
+            elif token.key in names:
+                joined = last is not None and key_set(self.attempt[last.end:token.start]) <= glue
+                before = self.attempt[max(0, token.start - 30):token.start].casefold()
+                foil = _FOILS.intersection(_WORDS.findall(before)[-2:])
+                if joined or (not opened and not foil):
+                    bit = 1 << names.index(token.key)
+                    current = current | bit if joined else bit
+                    last = token
+            elif token.content:
+                opened = True
+            said_of[i] = current
+        self._said_of = said_of
+        self._bit = {name: 1 << k for k, name in enumerate(names)}
+
+    def _best_window_of(self, phrasing: str, subject: str, floor: float) -> tuple[float, int | None]:
+        """The phrasing's best window counting only words said of its subject (or of none)."""
+        coverage, lo, hi, slices = self._all_coverage()
+        a, b = slices[self.layout.width[phrasing]]
+        row, rows = self.layout.place[phrasing], self.layout.rows[phrasing]
+        weights = self.layout.weights[row, rows]
+        mine = self._mine.get(subject)
+        if mine is None:
+            mine = self._mine[subject] = (self._said_of == 0) | ((self._said_of & self._bit[subject]) != 0)
+        part = coverage[row, a:b]
+
+        def own(w: int) -> float:  # the window's coverage without the words said of others
+            window = slice(int(lo[a + w]), int(hi[a + w]))
+            return min(float(part[w]), float(weights @ (self.sim[rows, window] * mine[window]).max(axis=1)))
+
+        first = int(part.argmax())
+        best, chosen = own(first), first
+        if best < float(part[first]):  # the best window borrows words said of another subject
+            for w in np.argsort(-part, kind="stable"):
+                if float(part[w]) <= best:
+                    break  # the words of other subjects only ever take away
+                value = own(int(w))
+                if value > best:
+                    best, chosen = value, int(w)
+        if best * 100 <= floor or best == 0:
+            return 0.0, None
+        return best, a + chosen
 
     def _windows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, tuple[int, int]]]:
         """Every window to look in, for every width the question's phrasings ask for at once:
@@ -361,27 +483,31 @@ class _Matcher:
     def match(self, claim: Claim, whole: bool = False) -> PointResult:
         if not self.tokens:
             return PointResult(claim.text, 0.0, False)
-        score, chosen = 0.0, None
-        values = None if whole else self._best_windows()[0]
+        subject = None if whole else self._subject_of.get(claim.text)
+        score, chosen, window = 0.0, None, None
+        values, windows = (None, None) if whole else self._best_windows()
         for phrasing in claim.phrasings:
             if phrasing not in self.layout.place:
                 continue  # no content words at all
             if values is None:
-                value = float(self._coverage(phrasing, whole)[0][0])
+                value, w = float(self._coverage(phrasing, whole)[0][0]), None
             else:
-                value = float(values[self.layout.place[phrasing]])
+                value, w = float(values[self.layout.place[phrasing]]), int(windows[self.layout.place[phrasing]])
             if value * 100 <= score or value == 0:
                 continue  # another phrasing already did better
-            score, chosen = round(value * 100, 1), phrasing
+            if subject is not None:
+                value, w = self._best_window_of(phrasing, subject, score)
+                if w is None:
+                    continue
+            score, chosen, window = round(value * 100, 1), phrasing, w
         if chosen is None:
             return PointResult(claim.text, 0.0, False)
-        if whole:
-            window = (0, len(self.tokens))
+        if window is None:
+            span_of = (0, len(self.tokens))
         else:
             _, lo, hi, _ = self._all_coverage()
-            w = int(self._best_windows()[1][self.layout.place[chosen]])
-            window = (int(lo[w]), int(hi[w]))
-        cols = self._hit_columns(self.layout.rows[chosen], window)
+            span_of = (int(lo[window]), int(hi[window]))
+        cols = self._hit_columns(self.layout.rows[chosen], span_of)
         span = (self.tokens[min(cols)].start, self.tokens[max(cols)].end) if cols else None
         excerpt = self.attempt[span[0]:span[1]] if span else None
         return PointResult(claim.text, score, score >= self.settings.point_matched * 100, chosen, span, excerpt)

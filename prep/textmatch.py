@@ -142,7 +142,7 @@ NEGATIONS = frozenset({"not", "no", "never", "cannot", "nor", "neither", "none",
                        "werent", "hasnt", "havent"})
 
 NEGATION_SCOPE = 3  # a negator reaches this many content words ahead, within its clause
-_CLAUSE_BREAK = re.compile(r"[,:;()\[\]]|\b(?:but|while|whereas|although)\b")
+CLAUSE_BREAK = re.compile(r"[,:;()\[\]]|\b(?:but|while|whereas|although)\b")
 # A word: letters and digits joined by apostrophes, hyphens or dots; "C++" keeps its pluses but
 # "name+args" is two words. A percent sign is a word of its own.
 _WORD = re.compile(r"[^\W_](?:[\w'’\-.]*[^\W_])?(?:\+\+?(?!\w))?|%", re.UNICODE)
@@ -201,7 +201,7 @@ def tokenize(text: str, claim: bool = False) -> list[Token]:
     boundaries = [m.end() for m in _SENTENCE_END.finditer(text)]
     segment, b, sentence, last_segment = 0, 0, -1, -1
     scope = 0  # content words still inside the last negator's scope
-    breaks = [m.start() for m in _CLAUSE_BREAK.finditer(text)]
+    breaks = [m.start() for m in CLAUSE_BREAK.finditer(text)]
     c = 0
     boundaries.append(len(text) + 1)  # sentinels: no bounds checks in the loop
     breaks.append(len(text) + 1)

@@ -268,3 +268,47 @@ def test_a_wrong_claim_said_with_an_aside_in_it_is_still_hit():
     right = grade(question, None, "1F1B keeps at most one micro-batch of activations alive per stage, "
                                   "so its bubble is the same as GPipe with the same micro-batches.")
     assert not right.pitfalls and right.verdict == "pass", right
+
+
+def test_a_claim_about_one_contrasted_subject_said_of_the_other_does_not_count():
+    question = Question(id="q", prompt="Why do Transformers use LayerNorm rather than BatchNorm?",
+                        key_points=[{"text": "LayerNorm normalizes each token over its own features"},
+                                    {"text": "BatchNorm statistics depend on the other samples in the batch"}])
+    right = grade(question, None, "LayerNorm normalizes each token over its own features, while BatchNorm "
+                                  "statistics depend on the other samples in the batch.")
+    assert right.verdict == "pass" and not right.missed, right
+    aside = grade(question, None, "Unlike BatchNorm, LayerNorm normalizes each token over its own features. "
+                                  "BatchNorm, unlike LayerNorm, has statistics that depend on the other samples "
+                                  "in the batch.")
+    assert aside.verdict == "pass" and not aside.missed, aside
+    swapped = grade(question, None, "BatchNorm normalizes each token over its own features, while LayerNorm "
+                                    "statistics depend on the other samples in the batch.")
+    assert swapped.verdict == "fail" and not swapped.matched, swapped
+
+
+def test_the_subjects_a_prompt_contrasts():
+    from prep.grading import _subjects
+
+    assert _subjects("Explain strong versus weak scaling.",
+                     ("strong scaling fixes the problem", "weak scaling grows it", "efficiency is speedup over N")
+                     ) == ("strong", "weak", None)
+    assert _subjects("Compare BPE, WordPiece and Unigram.",
+                     ("BPE merges pairs", "WordPiece merges by likelihood", "Unigram prunes")) == (
+        "bpe", "wordpiec", "unigram")
+    # No contrast in the prompt, or only one subject among the key points: nothing to tell apart.
+    assert _subjects("How does pipeline parallelism work?", ("pipeline stages idle", "bubbles shrink")) == (None, None)
+    assert _subjects("Is LayerNorm better than BatchNorm?", ("LayerNorm is per token", "padding hurts")) == (None, None)
+
+
+def test_subjects_named_together_or_as_an_object_keep_the_clause_theirs():
+    question = Question(id="q", prompt="What is the difference between sequence parallelism and context parallelism?",
+                        key_points=[{"text": "sequence parallelism shards norm and dropout activations by token"},
+                                    {"text": "context parallelism splits the sequence across GPUs in every layer"},
+                                    {"text": "sequence and context parallelism both cut activation memory"}])
+    g = grade(question, None, "Sequence parallelism shards the norm and dropout activations by token. Context "
+                              "parallelism splits the whole sequence across its GPUs in every layer. Sequence and "
+                              "context parallelism both cut activation memory.")
+    assert g.verdict == "pass" and not g.missed, g
+    swapped = grade(question, None, "Context parallelism shards the norm and dropout activations by token. "
+                                    "Sequence parallelism splits the whole sequence across its GPUs in every layer.")
+    assert not swapped.matched, swapped
