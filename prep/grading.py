@@ -301,7 +301,7 @@ class _Matcher:
         self._subject_of: dict[str, str] = {}
         self._said_of = np.zeros(0, dtype=np.int64)
         self._bit: dict[str, int] = {}
-        self._mine: dict[str, np.ndarray] = {}
+        self._mine: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._order_cache: dict[tuple[str, int, int], float] = {}
 
     def prepare(self, phrasings: list[str], wrong: frozenset[str] = frozenset()) -> None:
@@ -383,20 +383,33 @@ class _Matcher:
         self._said_of = said_of
         self._bit = {name: 1 << k for k, name in enumerate(names)}
 
+    def _words_of(self, subject: str) -> tuple[np.ndarray, np.ndarray]:
+        """Which words may count for a claim about *subject*, and a running count of the others."""
+        if subject not in self._mine:
+            mine = (self._said_of == 0) | ((self._said_of & self._bit[subject]) != 0)
+            self._mine[subject] = (mine, np.concatenate(([0], np.cumsum(~mine))))
+        return self._mine[subject]
+
+    def _says_of_others(self, window: int, subject: str) -> bool:
+        _, lo, hi, _ = self._all_coverage()
+        others_before = self._words_of(subject)[1]
+        return bool(others_before[int(hi[window])] != others_before[int(lo[window])])
+
     def _best_window_of(self, phrasing: str, subject: str, floor: float) -> tuple[float, int | None]:
         """The phrasing's best window counting only words said of its subject (or of none)."""
         coverage, lo, hi, slices = self._all_coverage()
         a, b = slices[self.layout.width[phrasing]]
         row, rows = self.layout.place[phrasing], self.layout.rows[phrasing]
         weights = self.layout.weights[row, rows]
-        mine = self._mine.get(subject)
-        if mine is None:
-            mine = self._mine[subject] = (self._said_of == 0) | ((self._said_of & self._bit[subject]) != 0)
+        mine, others_before = self._words_of(subject)
         part = coverage[row, a:b]
 
         def own(w: int) -> float:  # the window's coverage without the words said of others
-            window = slice(int(lo[a + w]), int(hi[a + w]))
-            return min(float(part[w]), float(weights @ (self.sim[rows, window] * mine[window]).max(axis=1)))
+            start, stop = int(lo[a + w]), int(hi[a + w])
+            if others_before[stop] == others_before[start]:
+                return float(part[w])  # no word of the window is said of another subject
+            said = (self.sim[rows, start:stop] * mine[start:stop]).max(axis=1)
+            return min(float(part[w]), float(weights @ said))
 
         first = int(part.argmax())
         best, chosen = own(first), first
@@ -495,7 +508,7 @@ class _Matcher:
                 value, w = float(values[self.layout.place[phrasing]]), int(windows[self.layout.place[phrasing]])
             if value * 100 <= score or value == 0:
                 continue  # another phrasing already did better
-            if subject is not None:
+            if subject is not None and self._says_of_others(w, subject):
                 value, w = self._best_window_of(phrasing, subject, score)
                 if w is None:
                     continue
