@@ -102,3 +102,37 @@ def test_model_answers_pass_their_own_grader(bank):
         if q.key_points and grade(q, answer.answer, answer.answer).verdict != "pass":
             failing.append(qid)
     assert len(failing) <= len(bank.answers) // 20, failing
+
+
+# Each answer states every key point of a question that contrasts two subjects; the swapped
+# version exchanges the two names and nothing else, so its vocabulary is the same.
+CONTRASTS = {
+    "layernorm-vs-batchnorm": (
+        ("LayerNorm", "BatchNorm"),
+        "LayerNorm normalizes each token over its own features, so it does not depend on the other samples "
+        "in the batch and behaves identically in training and inference. BatchNorm statistics depend on the "
+        "other samples in the batch, and padding and variable sequence lengths distort those batch "
+        "statistics, while small batches make the estimates noisy."),
+    "pre-norm-vs-post-norm": (
+        ("Post-norm", "Pre-norm"),
+        "Post-norm applies LayerNorm after the residual addition and needs careful warmup or it diverges. "
+        "Pre-norm normalizes the sublayer input and leaves the residual path untouched, which gives a clean "
+        "identity path for gradients; it needs a final norm before the output head, and its residual stream "
+        "grows in magnitude with depth."),
+    "slurm-vs-kubernetes-training": (
+        ("Slurm", "Kubernetes"),
+        "Slurm gang-schedules all the nodes of a job natively and is topology-aware and simple for HPC batch "
+        "jobs. Kubernetes needs add-ons like Volcano or Kueue for gang scheduling and queues, but suits "
+        "elastic jobs, services and multi-tenant clusters."),
+}
+
+
+@pytest.mark.parametrize("qid", sorted(CONTRASTS))
+def test_an_answer_with_its_contrasted_subjects_swapped_does_not_pass(bank, qid):
+    from prep.grading import grade
+
+    (first, second), right = CONTRASTS[qid]
+    swapped = right.replace(first, "\0").replace(second, first).replace("\0", second)
+    question = bank.questions[qid]
+    assert grade(question, None, right).verdict == "pass"
+    assert grade(question, None, swapped).verdict != "pass"
