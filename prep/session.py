@@ -279,7 +279,7 @@ class DrillUI(Protocol):
     def read_answer(self, question: Question) -> tuple[str, float | None] | None: ...  # None: quit
     def show_grade(self, question: Question, graded: Grade | None, answer: str, elapsed: float | None) -> None: ...
     def choose(self, suggested: RatingName | None) -> Choice: ...
-    def offer_follow_up(self, question: Question) -> bool: ...
+    def offer_follow_up(self, question: Question) -> bool | None: ...  # None: quit
     def notify(self, message: str) -> None: ...
     def edit(self, question: Question) -> None: ...
 
@@ -341,7 +341,10 @@ def run(session: Session, queue: list[QueueItem], ui: DrillUI) -> Summary:
                 ui.notify(f"{choice.rating}: next review {describe_interval(rated.card_after.due - session.clock())}")
             done.append(item)
             follow = [f for f in question.follow_ups if f in session.bank.questions and f not in seen_follow_ups]
-            if follow and ui.offer_follow_up(session.bank.question(follow[0])):
+            wanted = ui.offer_follow_up(session.bank.question(follow[0])) if follow else False
+            if wanted is None:
+                return session.finish()
+            if wanted:
                 seen_follow_ups.add(follow[0])
                 pending.insert(0, QueueItem(follow[0], "follow-up"))
                 total += 1

@@ -229,3 +229,11 @@ def test_edit_that_breaks_the_bank_keeps_the_old_text(run, bank_dir, tmp_path):
     result = run("drill", "--category", "parallelism", "--limit", "1", input="x\n\ne\n1\nn\n", env=env)
     assert "problem(s), so the old text is used" in result.output
     assert result.exit_code == 0
+
+
+def test_q_at_the_follow_up_offer_ends_the_session(run, state_file):
+    script = GOOD + "\n\n3\n" "q\n" "this answer is never read\n\n3\n"
+    result = run("drill", "--category", "parallelism", input=script, env=NOW)
+    assert result.exit_code == 0, result.output
+    assert "The interviewer digs deeper" in result.output and "Session done." in result.output
+    assert [r[0] for r in reviews(state_file)] == ["dp-vs-mp"]  # the rating before q is kept

@@ -142,11 +142,13 @@ class ConsoleUI:
                 return Choice("rate", rating)
             self.notify(f"unknown choice {key!r}")
 
-    def offer_follow_up(self, question: Question) -> bool:
+    def offer_follow_up(self, question: Question) -> bool | None:
         self.out.print(f"↳ The interviewer digs deeper: {question.prompt}")
-        self.out.print("Drill this follow-up now? [y/N]", style="dim")
+        self.out.print("Drill this follow-up now? [y/N, q quits]", style="dim")
         key = self._key()
-        return bool(key) and key.lower().startswith("y")
+        if key is None or key.lower() == "q":
+            return None  # q quits everywhere in the drill
+        return key.lower().startswith("y")
 
     def edit(self, question: Question) -> None:
         if self._editor is None:
