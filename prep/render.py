@@ -135,22 +135,28 @@ def score_bar(score: int, verdict: str, width: int = 30) -> Text:
 def grade_report(grade, *, answer_text: str | None = None, answer_source: str = "own") -> Group:  # type: ignore[no-untyped-def]
     """Why the attempt scored what it scored: matched and missed points, pitfalls, notes."""
     parts: list = [score_bar(grade.score, grade.verdict)]
+    # Marks in their own column, so a long point or excerpt wraps under its text, not the mark.
+    points = Table.grid()
+    points.add_column(no_wrap=True)
+    points.add_column()
     for point in grade.matched:
-        line = Text("  ✓ ", style="green") + Text(point.text, style="green")
+        line = Text(point.text, style="green")
         if point.excerpt:
             line.append(f'  ← "{point.excerpt}"', style="dim")
-        parts.append(line)
+        points.add_row(Text("  ✓ ", style="green"), line)
     for point in grade.missed:
         label = "missed" if grade.mode == "key_points" else "not covered"
-        line = Text("  ✗ ", style="red") + Text(point.text, style="red")
+        line = Text(point.text, style="red")
         if point.score:
             line.append(f"  ({label}; {point.score:.0f}% said)", style="dim")
-        parts.append(line)
+        points.add_row(Text("  ✗ ", style="red"), line)
     for pitfall in grade.pitfalls:
-        line = Text("  ⚠ wrong claim: ", style="bold red") + Text(pitfall.text)
+        line = Text("wrong claim: ", style="bold red") + Text(pitfall.text)
         if pitfall.excerpt:
             line.append(f'  ← "{pitfall.excerpt}"', style="dim")
-        parts.append(line)
+        points.add_row(Text("  ⚠ ", style="bold red"), line)
+    if points.row_count:
+        parts.append(points)
     for note in grade.notes:
         parts.append(Text(f"  note: {note}", style="yellow"))
     if answer_text:
