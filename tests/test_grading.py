@@ -287,7 +287,7 @@ def test_a_claim_about_one_contrasted_subject_said_of_the_other_does_not_count()
 
 
 def test_the_subjects_a_prompt_contrasts():
-    from prep.grading import _subjects
+    from prep.matching import subjects as _subjects
 
     assert _subjects("Explain strong versus weak scaling.",
                      ("strong scaling fixes the problem", "weak scaling grows it", "efficiency is speedup over N")
