@@ -26,7 +26,7 @@ from rapidfuzz import fuzz
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from prep.bank import load_bank
+from prep.bank import Bank, load_bank
 from prep.grading import DEFAULT_SETTINGS, Settings, grade
 from prep.models import Question
 from prep.paths import BankLocation
@@ -78,8 +78,7 @@ def best_three_class(scores: list[float], labels: list[str]) -> tuple[tuple[floa
     return best
 
 
-def report_labelled(attempts: list[dict]) -> None:
-    bank = load_bank(BankLocation(ROOT, "bench"))
+def report_labelled(bank: Bank, attempts: list[dict]) -> None:
     missing = sorted({a["question"] for a in attempts} - set(bank.questions))
     if missing:
         sys.exit(f"attempts name unknown questions: {missing}")
@@ -160,8 +159,7 @@ NEARBY = (
 )
 
 
-def report_sensitivity(attempts: list[dict]) -> None:
-    bank = load_bank(BankLocation(ROOT, "bench"))
+def report_sensitivity(bank: Bank, attempts: list[dict]) -> None:
     fails = max(1, sum(a["label"] == "fail" for a in attempts))
     passes = max(1, sum(a["label"] == "pass" for a in attempts))
     print("Nearby settings (one changed at a time; the first row is the default):")
@@ -179,7 +177,7 @@ def report_sensitivity(attempts: list[dict]) -> None:
         print(f"  {name:34s} {binary:7.3f} {three:8.3f} {false_pass:11.3f} {missed:12.3f}")
 
 
-def report_speed() -> None:
+def report_speed(bank: Bank, attempts: list[dict]) -> None:
     question = Question.model_validate(
         {
             "id": "bench",
@@ -216,8 +214,7 @@ def report_speed() -> None:
           f"median {elapsed:.3f} ms per attempt, {elapsed / unit:.0f}x the floor (target <= 2 ms)")
     # The labelled attempts on the bank's 5-key-point questions: attempts of every kind and length,
     # against questions with every number of phrasings. Fewer repeats each, since there are many.
-    bank = load_bank(BankLocation(ROOT, "bench"))
-    five = [a for a in load_attempts(ROOT / "bench" / "data")
+    five = [a for a in attempts
             if a["question"] in bank.questions and len(bank.questions[a["question"]].key_points) == 5]
     if five:
         each = [grading_time(bank.questions[a["question"]], a["answer"], runs=3, repeats=20) for a in five]
@@ -302,14 +299,15 @@ def main() -> None:
                         help="also show the labelled figures under nearby settings")
     args = parser.parse_args()
     attempts = load_attempts(args.data)
+    bank = load_bank(BankLocation(ROOT, "bench"))
     if attempts:
-        report_labelled(attempts)
+        report_labelled(bank, attempts)
         print()
         if args.sensitivity:
-            report_sensitivity(attempts)
+            report_sensitivity(bank, attempts)
             print()
     if not args.no_timing:
-        report_speed()
+        report_speed(bank, attempts)
     if args.mohler:
         report_mohler(args.mohler)
 

@@ -49,7 +49,6 @@ _CONTRAST = frozenset({"vs", "versus", "or", "than"})
 _NOT_A_SIDE = frozenset({"rather", "instead", "against"})
 _FOILS = frozenset({"unlike", "than", "vs", "versus", "instead", "not", "over", "compared", "opposed",
                     "against", "besides"})
-_WORDS = re.compile(r"[^\W_][\w'-]*")
 _LISTING = re.compile(r"\b(?:compare|comparing|between|difference|differ)\b", re.IGNORECASE)
 
 
@@ -232,27 +231,35 @@ class Matcher:
         breaks = [m.start() for m in CLAUSE_BREAK.finditer(self.attempt)] + [len(self.attempt) + 1]
         glue = self.prompt_keys | {"and", "or"}  # "strong and weak scaling", "SP or CP"
         said_of = np.zeros(len(self.tokens), dtype=np.int64)
-        current, sentence, last, opened, b = 0, -1, None, False, 0
+        current, sentence, last, opened, b = 0, -1, -1, False, 0
         for i, token in enumerate(self.tokens):
             if token.sentence != sentence:
-                current, sentence, last, opened = 0, token.sentence, None, False
+                current, sentence, last, opened = 0, token.sentence, -1, False
             while breaks[b] < token.start:
                 b, opened = b + 1, False  # a new clause
-            if last is not None and token.start == last.start:
+            if last >= 0 and token.start == self.tokens[last].start:
                 pass  # another reading of the name just seen ("TP" is "tensor parallel")
             elif token.key in names:
-                joined = last is not None and key_set(self.attempt[last.end:token.start]) <= glue
-                before = self.attempt[max(0, token.start - 30):token.start].casefold()
-                foil = _FOILS.intersection(_WORDS.findall(before)[-2:])
-                if joined or (not opened and not foil):
+                start = self.tokens[last].start if last >= 0 else -1
+                joined = last >= 0 and {t.key for t in self.tokens[last + 1:i] if t.start != start} <= glue
+                if joined or (not opened and not self._after_foil(i)):
                     bit = 1 << names.index(token.key)
                     current = current | bit if joined else bit
-                    last = token
+                    last = i
             elif token.content:
                 opened = True
             said_of[i] = current
         self._said_of = said_of
         self._bit = {name: 1 << k for k, name in enumerate(names)}
+
+    def _after_foil(self, i: int) -> bool:
+        """Whether one of the two words written before token *i*, in its sentence, is a foil."""
+        before: dict[int, str] = {}  # start -> word: one written word can be several tokens
+        for token in reversed(self.tokens[:i]):
+            if token.sentence != self.tokens[i].sentence or (len(before) == 2 and token.start not in before):
+                break
+            before[token.start] = token.text.casefold()
+        return not _FOILS.isdisjoint(before.values())
 
     def _words_of(self, subject: str) -> tuple[np.ndarray, np.ndarray]:
         """Which words may count for a claim about *subject*, and a running count of the others."""
@@ -260,11 +267,6 @@ class Matcher:
             mine = (self._said_of == 0) | ((self._said_of & self._bit[subject]) != 0)
             self._mine[subject] = (mine, np.concatenate(([0], np.cumsum(~mine))))
         return self._mine[subject]
-
-    def _says_of_others(self, window: int, subject: str) -> bool:
-        _, lo, hi, _ = self._all_coverage()
-        others_before = self._words_of(subject)[1]
-        return bool(others_before[int(hi[window])] != others_before[int(lo[window])])
 
     def _best_window_of(self, phrasing: str, subject: str, floor: float) -> tuple[float, int | None]:
         """The phrasing's best window counting only words said of its subject (or of none)."""
@@ -379,7 +381,7 @@ class Matcher:
                 value, w = float(values[self.layout.place[phrasing]]), int(windows[self.layout.place[phrasing]])
             if value * 100 <= score or value == 0:
                 continue  # another phrasing already did better
-            if subject is not None and self._says_of_others(w, subject):
+            if subject is not None:
                 value, w = self._best_window_of(phrasing, subject, score)
                 if w is None:
                     continue
