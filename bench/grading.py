@@ -3,6 +3,7 @@
     python bench/grading.py                   # labelled attempts in bench/data/attempts*.yaml
     python bench/grading.py --mohler PATH     # also: correlation with human grades (Mohler et al. 2011)
     python bench/grading.py --sensitivity     # also: the figures under nearby settings (not a tuning run)
+    python bench/grading.py --timing-only     # only the grading time
 
 The naive baseline is rapidfuzz's token_set_ratio of the attempt against the prepared answer,
 with the best possible threshold(s) chosen on the same data (an upper bound for it).
@@ -297,9 +298,14 @@ def main() -> None:
     parser.add_argument("--no-timing", action="store_true", help="skip the grading-time measurement")
     parser.add_argument("--sensitivity", action="store_true",
                         help="also show the labelled figures under nearby settings")
+    parser.add_argument("--timing-only", action="store_true",
+                        help="print only the grading time (bench/speed.py uses this)")
     args = parser.parse_args()
     attempts = load_attempts(args.data)
     bank = load_bank(BankLocation(ROOT, "bench"))
+    if args.timing_only:
+        report_speed(bank, attempts)
+        return
     if attempts:
         report_labelled(bank, attempts)
         print()

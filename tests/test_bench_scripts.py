@@ -58,3 +58,17 @@ def test_grading_benchmark_reports_every_figure(tmp_path):
     default_row = next(line for line in out.splitlines() if line.strip().startswith("defaults")).split()
     assert default_row[1] == headline
     assert "point_full = 0.6" in out and "pass_score = 75" in out
+
+
+def test_grading_benchmark_timing_only(tmp_path):
+    """bench/speed.py prints the grading time through this flag; it must keep working."""
+    data = tmp_path / "data"
+    data.mkdir()
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "grading.py"), "--data", str(data), "--timing-only"],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Grading time, floor: one token_set_ratio call" in result.stdout
+    assert "5 key points, 1-2 aliases each" in result.stdout
+    assert "Labelled attempts" not in result.stdout
