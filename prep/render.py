@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 from rich import box
 from rich.console import Console, Group
-from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -24,7 +23,8 @@ KIND_STYLE = {"technical": "cyan", "behavioral": "magenta", "strategy": "yellow"
 
 
 def console(stderr: bool = False) -> Console:
-    return Console(stderr=stderr, highlight=False, soft_wrap=False)
+    # No markup: bank text and typed answers are printed as written, "[mask]" and "[/]" included.
+    return Console(stderr=stderr, highlight=False, soft_wrap=False, markup=False)
 
 
 def difficulty(level: int) -> str:
@@ -54,7 +54,7 @@ def question_table(
             cells.append(bank.category_of[q.id])
         if roomy:
             cells += [Text(q.kind, style=KIND_STYLE.get(q.kind, "")), difficulty(q.difficulty)]
-        cells.append(escape(q.prompt))
+        cells.append(Text(q.prompt))
         if hits is not None:
             cells.append(f"{row.score:.0f} {row.field}")
         table.add_row(*cells)

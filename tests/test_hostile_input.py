@@ -126,3 +126,47 @@ def test_no_input_file_can_write_outside_the_bank(run, tmp_path):
         run("add", "-c", name, "-p", "Escape?")
     assert not outside.exists()
     assert not any(p.name.endswith(".yaml") for p in tmp_path.iterdir() if p.is_file())
+
+
+BRACKETS_YAML = """\
+category: bert
+title: BERT [encoders]
+questions:
+  - id: mask-token
+    prompt: What does the [mask] token do in pre-training?
+    key_points:
+      - text: "[mask] replaces 15% of the input tokens"
+      - text: the model predicts the original token at each masked position
+    pitfalls:
+      - "[mask] is used at inference time"
+"""
+
+
+def test_square_brackets_are_shown_as_written(tmp_path, state_file):
+    """Bank text and typed answers are text, not rich markup: "[mask]" stays, "[/]" cannot crash."""
+    from typer.testing import CliRunner
+
+    from prep.cli import app
+
+    from .conftest import write
+
+    root = tmp_path / "brackets"
+    write(root / "questions" / "bert.yaml", BRACKETS_YAML)
+    runner = CliRunner()
+
+    def prep(*args: str, input: str | None = None):  # type: ignore[no-untyped-def]
+        result = runner.invoke(app, ["--bank", str(root), "--state", str(state_file), *args], input=input)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    drill = prep("drill", input="It [/] hides [mask] 15% of tokens\n\n3\n")
+    assert "What does the [mask] token do in pre-training?" in drill
+    assert "[mask] replaces 15% of the input tokens" in drill
+    history = prep("history", "mask-token")
+    assert "What does the [mask] token do" in history
+    assert "It [/] hides [mask]" in history
+    assert "[mask] is used at inference time" in prep("show", "mask-token")
+    assert "the [mask] token" in prep("list")
+    reveal = prep("drill", "--cram", input="\n3\n")  # an empty answer reveals the key points
+    assert "[mask] replaces 15%" in reveal and "[mask] is used at inference time" in reveal
+    assert "[mask] replaces" in prep("grade", "mask-token", "--answer", "[/] [mask] hides tokens")

@@ -32,8 +32,9 @@ class ConsoleUI:
         if interactive is None:
             interactive = self.stdin.isatty() and sys.stdout.isatty()
         self.interactive = interactive
-        self.out = Console(highlight=False) if interactive else Console(
-            no_color=True, force_terminal=False, highlight=False, emoji=False, width=100
+        # No markup: prompts, key points and typed text are shown as written ("[mask]", "[/]").
+        self.out = Console(highlight=False, markup=False) if interactive else Console(
+            no_color=True, force_terminal=False, highlight=False, emoji=False, width=100, markup=False
         )
         self._started = time.monotonic()
         self._editor = editor

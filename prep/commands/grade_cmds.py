@@ -70,6 +70,7 @@ def grade(
 
 def _print_batch(results) -> None:  # type: ignore[no-untyped-def]
     from rich.table import Table
+    from rich.text import Text
 
     from ..render import VERDICT_STYLE, console
 
@@ -78,6 +79,6 @@ def _print_batch(results) -> None:  # type: ignore[no-untyped-def]
         table.add_column(column)
     for r in results:
         g = r.grade
-        table.add_row(r.question, str(g.score), f"[{VERDICT_STYLE[g.verdict]}]{g.verdict}[/]", g.rating,
+        table.add_row(r.question, str(g.score), Text(g.verdict, style=VERDICT_STYLE[g.verdict]), g.rating,
                       str(len(g.missed)))
     console().print(table)

@@ -54,7 +54,7 @@ def history(
     from ..render import console
 
     out = console()
-    out.print(f"[bold]{question.prompt}[/bold]")
+    out.print(question.prompt, style="bold")
     if not rows:
         out.print("No reviews yet.")
         return
