@@ -203,6 +203,10 @@ def summary_table(summary, *, detailed: bool = False) -> Group:  # type: ignore[
 _SHADES = " ░▒▓█"
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def stats_view(data: dict, width: int = 100) -> Group:  # type: ignore[type-arg]
     """`prep stats` at a glance: totals, weakest categories, forecast, heatmap, leeches."""
     t = data["totals"]
@@ -213,10 +217,11 @@ def stats_view(data: dict, width: int = 100) -> Group:  # type: ignore[type-arg]
             f"  ·  due this week {t['due_this_week']}",
         ),
         Text(
-            f"Streak {data['streak_days']} day(s) (longest {data['longest_streak_days']})  ·  {data['reviews']} reviews  ·  "
-            f"time spent {_duration(data['time_spent_seconds'])} (last 7 days {_duration(data['time_spent_last_7_days_seconds'])})"
-            + (f"  ·  you accepted the grader's rating {data['grader_agreement']:.0%} of {data['graded_reviews']} times"
-               if data["grader_agreement"] is not None else ""),
+            f"Streak {_count(data['streak_days'], 'day')} (longest {data['longest_streak_days']})  ·  "
+            f"{_count(data['reviews'], 'review')}  ·  time spent {_duration(data['time_spent_seconds'])} "
+            f"(last 7 days {_duration(data['time_spent_last_7_days_seconds'])})"
+            + (f"  ·  you accepted the grader's rating {data['grader_agreement']:.0%} of "
+               f"{_count(data['graded_reviews'], 'time')}" if data["grader_agreement"] is not None else ""),
             style="dim",
         ),
     ]

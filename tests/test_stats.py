@@ -129,6 +129,7 @@ def test_stats_snapshot(run, state_file, bank):
     text = run("stats", env={"PREP_NOW": "2026-01-06T09:00:00+00:00", "COLUMNS": "90"}).output
     lines = text.splitlines()
     assert lines[0] == "Questions 4  ·  new 3  ·  learning 1  ·  review 0  ·  due today 1  ·  due this week 1"
+    assert lines[1].startswith("Streak 1 day (longest 1)  ·  1 review  ·  time spent")
     assert any(line.startswith(" Parallelism") and line.split()[1:] == ["3", "1", "95%", "100%", "75", "0"] for line in lines)
     assert lines[lines.index("Due in the next 14 days") + 1].startswith("  Tue 06 Jan  █")
 
