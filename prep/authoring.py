@@ -23,13 +23,13 @@ from .yamledit import (
     EditError,
     append_to_sequence,
     apply,
-    atomic_write,
     block_text,
     compose,
     dump,
     mapping_value,
     scalar,
     sequence_item_span,
+    write_files,
 )
 
 # Names Windows refuses for files, whatever the extension; refused everywhere for portability.
@@ -93,11 +93,7 @@ def _validate(location: BankLocation, overrides: dict[Path, str | None]) -> Bank
 
 
 def _write_all(texts: dict[Path, str | None]) -> None:
-    for path, text in texts.items():
-        if text is None:
-            path.unlink(missing_ok=True)
-        else:
-            atomic_write(path, text)
+    write_files(texts)  # all or nothing: a file that cannot be written undoes the others
 
 
 def _read(path: Path) -> str:

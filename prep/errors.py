@@ -90,6 +90,10 @@ class BankInvalid(InvalidInput):
     subject = "the bank"
 
 
+class WriteFailed(PrepError):
+    """A file could not be written (permissions, a full disk); what was written is rolled back."""
+
+
 class StateError(PrepError):
     """The review-state database cannot be opened, read or written."""
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from .errors import PrepError
+from .errors import PrepError, WriteFailed, display_path
 
 try:
     _Loader = yaml.CSafeLoader
@@ -183,20 +183,61 @@ def sequence_item_span(text: str, seq: yaml.SequenceNode, index: int) -> tuple[i
 def atomic_write(path: Path, text: str) -> None:
     """Write via a temporary file in the same directory, fsync, then os.replace.
 
-    A crash at any point leaves either the old file or the new one, never a mix.
+    A crash at any point leaves either the old file or the new one, never a mix. An OS error
+    (no permission, a full disk) becomes a WriteFailed naming the file.
     """
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    _replace(Path(path), text.encode("utf-8"))
+
+
+def write_files(texts: dict[Path, str | None]) -> None:
+    """Write (or, for None, delete) several files, all or nothing: when one of them cannot be
+    written, those already written get their old content back before the error is raised."""
+    originals = {path: path.read_bytes() if path.exists() else None for path in texts}
+    done: list[Path] = []
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        for path, text in texts.items():
+            if text is None:
+                try:
+                    path.unlink(missing_ok=True)
+                except OSError as error:
+                    raise WriteFailed(f"cannot delete {display_path(path)}: {error.strerror or error}") from error
+            else:
+                atomic_write(path, text)
+            done.append(path)
+    except BaseException as error:
+        stuck = []
+        for path in reversed(done):
+            try:
+                old = originals[path]
+                if old is None:
+                    path.unlink(missing_ok=True)
+                else:
+                    _replace(path, old)
+            except (OSError, WriteFailed):
+                stuck.append(display_path(path))
+        if isinstance(error, WriteFailed):
+            error.hint = (f"could not restore {', '.join(stuck)}: check it with `prep validate`" if stuck
+                          else "nothing was changed")
+        raise
+
+
+def _replace(path: Path, data: bytes) -> None:
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as error:
+        raise WriteFailed(f"cannot write {display_path(path)}: {error.strerror or error}") from error
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         if path.exists():
             os.chmod(tmp, path.stat().st_mode & 0o777)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as error:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise WriteFailed(f"cannot write {display_path(path)}: {error.strerror or error}") from error
         raise
     try:  # make the rename itself durable
         dir_fd = os.open(path.parent, os.O_RDONLY)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import sys
+from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -213,6 +214,52 @@ def test_mv_renames_everywhere_including_history(run, odd_bank, state_file):
     assert db.execute("SELECT question_id FROM cards").fetchall() == [("data-vs-model-parallelism",)]
     text = (odd_bank / "questions" / "parallelism.yaml").read_text()
     assert "id: data-vs-model-parallelism     # indented by four" in text
+
+
+def _refuse_to_replace(monkeypatch, target: Path) -> None:
+    """Make writing one file fail as a read-only file or a full disk would."""
+    real = yamledit.os.replace
+
+    def replace(src, dst):  # type: ignore[no-untyped-def]
+        if Path(dst) == target:
+            raise PermissionError(1, "Operation not permitted")
+        return real(src, dst)
+
+    monkeypatch.setattr(yamledit.os, "replace", replace)
+
+
+@pytest.mark.parametrize("command", [("mv", "dp-vs-mp", "data-vs-model"), ("rm", "dp-vs-mp", "--yes")])
+def test_a_file_that_cannot_be_written_changes_nothing(run, odd_bank, state_file, monkeypatch, command):
+    """mv and rm change the question file and the answers file: both or neither."""
+    env = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
+    run("drill", "--limit", "1", input="every GPU holds a full replica\n\n3\nn\n", bank=odd_bank, env=env)
+    files = sorted(odd_bank.rglob("*.yaml"))
+    before = {f: f.read_bytes() for f in files}
+    # The question file is written first: the answers file failing means it must be rolled back.
+    _refuse_to_replace(monkeypatch, odd_bank / "answers" / "parallelism.yaml")
+    result = run(*command, bank=odd_bank)
+    assert result.exit_code == 1
+    assert "cannot write" in result.output and "Operation not permitted" in result.output
+    assert "Traceback" not in result.output
+    assert {f: f.read_bytes() for f in sorted(odd_bank.rglob("*.yaml"))} == before
+    db = sqlite3.connect(state_file)
+    assert db.execute("SELECT DISTINCT question_id FROM reviews").fetchall() == [("dp-vs-mp",)]
+
+
+def test_write_files_restores_what_it_wrote(tmp_path, monkeypatch):
+    from prep.errors import WriteFailed
+    from prep.yamledit import write_files
+
+    first, second, third = tmp_path / "a.yaml", tmp_path / "b.yaml", tmp_path / "c.yaml"
+    first.write_text("old a\n")
+    third.write_text("old c\n")
+    _refuse_to_replace(monkeypatch, second)
+    with pytest.raises(WriteFailed) as caught:
+        write_files({first: "new a\n", third: None, second: "b\n"})
+    assert first.read_text() == "old a\n" and third.read_text() == "old c\n"
+    assert caught.value.hint == "nothing was changed"
+    assert "b.yaml" in caught.value.message
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.yaml", "c.yaml"]  # no temp files left
 
 
 def test_mv_updates_follow_up_references(run, odd_bank):
