@@ -190,7 +190,7 @@ def set_answer(location: BankLocation, bank: Bank, question_id: str, text: str, 
         if answer_value is None:
             raise UsageError(f"{display_path(path)}: the answer to {question_id!r} has no answer field")
         indent = node.start_mark.column + 2
-        block = block_text(text, indent)
+        block = block_text(text, indent, node.start_mark.column)
         end = answer_value.end_mark.index
         # A block value already ends at the start of the next line; a one-line value does not.
         if end >= len(old) or old[end] != "\n":
@@ -203,7 +203,7 @@ def set_answer(location: BankLocation, bank: Bank, question_id: str, text: str, 
     location.answers.mkdir(parents=True, exist_ok=True)
     _validate(location, {path: new})
     _write_all({path: new})
-    return Change(question_id, [path], created, {"source": source})
+    return Change(question_id, [path], created, {"source": source, "changed": True})
 
 
 def _answer_node(text: str, question_id: str) -> yaml.MappingNode:
@@ -271,7 +271,7 @@ def remove_question(location: BankLocation, bank: Bank, question_id: str) -> Cha
             texts[path] = new
     _validate(location, texts)
     _write_all(texts)  # type: ignore[arg-type]
-    return Change(question_id, list(texts), [], {"prompt": question.prompt})
+    return Change(question_id, list(texts), [], {"prompt": question.prompt, "removed": True})
 
 
 def _remove_from(text: str, qid: str, is_definition: bool) -> str:

@@ -131,7 +131,12 @@ class _PrepGroup(TyperGroup):
                 raise
             typer.echo("prep: interrupted", err=True)
             ctx.exit(EXIT_INTERRUPTED)
-        except (typer.Exit, typer.Abort, SystemExit):
+        except typer.Abort:  # Ctrl-C or Ctrl-D at a question prep asked: nothing was written yet
+            if _debug(ctx):
+                raise
+            typer.echo("prep: cancelled", err=True)
+            ctx.exit(EXIT_INTERRUPTED)
+        except (typer.Exit, SystemExit):
             raise
         except Exception as error:  # noqa: BLE001 - a bug: say so briefly, trace only on --debug
             if _is_usage_error(error):

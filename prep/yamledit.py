@@ -73,11 +73,16 @@ def scalar(value: str) -> str:
     return dumped.removesuffix("\n...\n").removesuffix("\n")
 
 
-def block_text(value: str, indent: int) -> str:
-    """A literal block scalar (|) for multi-line text, indented for its position."""
+def block_text(value: str, indent: int, parent: int) -> str:
+    """A literal block scalar (|) for multi-line text, indented for its position under a key at
+    column *parent*. Text whose first line is indented (code) states its indentation ("|2"),
+    since YAML would otherwise take the first line's indentation for the block's."""
     pad = " " * indent
-    body = "\n".join(pad + line if line.strip() else "" for line in value.strip("\n").splitlines())
-    return "|\n" + body
+    lines = value.strip("\n").splitlines()
+    body = "\n".join(pad + line if line.strip() else "" for line in lines)
+    first = next((line for line in lines if line.strip()), "")
+    indicator = str(indent - parent) if first[:1].isspace() else ""
+    return f"|{indicator}\n" + body
 
 
 class _BankDumper(yaml.SafeDumper):

@@ -10,9 +10,11 @@ from unittest import mock
 
 import pytest
 import yaml
+from typer.testing import CliRunner
 
 from prep import yamledit
 from prep.bank import load_bank
+from prep.cli import app
 from prep.paths import BankLocation
 
 from .conftest import write
@@ -104,14 +106,45 @@ def test_add_duplicate_id_is_refused(run, odd_bank):
 
 def test_add_interactive_prompts(run, odd_bank, monkeypatch):
     monkeypatch.setattr("prep.commands.author_cmds._interactive", lambda: True)
-    script = "par\nWhy does pipeline parallelism have bubbles?\nstages wait for micro-batches | idle stages\n\n" \
-             "bubbles disappear with one micro-batch\n\npipeline, pp\n3\n90\n"
+    # "par" is a prefix of parallelism: confirmed with Enter. Out-of-range and non-numeric values
+    # are asked again, not accepted and then refused at the end with everything typed lost.
+    script = "par\n\nWhy does pipeline parallelism have bubbles?\nstages wait for micro-batches | idle stages\n\n" \
+             "bubbles disappear with one micro-batch\n\npipeline, pp\nbogus\ntechnical\n5\nabc\n3\n0\n90\n"
     result = run("add", input=script, bank=odd_bank)
     assert result.exit_code == 0, result.output
     question = _load(odd_bank).questions["pipeline-parallelism-have-bubbles"]
     assert question.key_points[0].aliases == ("idle stages",)
     assert question.pitfalls[0].text == "bubbles disappear with one micro-batch"
     assert (question.tags, question.difficulty, question.target_seconds) == (("pipeline", "pp"), 3, 90)
+    assert "Did you mean parallelism?" in result.output
+
+
+def test_add_interactive_new_category_with_a_prefix_of_an_existing_one(run, odd_bank, monkeypatch):
+    monkeypatch.setattr("prep.commands.author_cmds._interactive", lambda: True)
+    script = "par\nn\nWhat is a parameter server?\nworkers push gradients to servers\n\n\n\n\n\n\n"
+    result = run("add", input=script, bank=odd_bank)
+    assert result.exit_code == 0, result.output
+    assert (odd_bank / "questions" / "par.yaml").exists()
+
+
+def test_ctrl_c_at_a_prompt_exits_130_and_writes_nothing(run, odd_bank, monkeypatch):
+    monkeypatch.setattr("prep.commands.author_cmds._interactive", lambda: True)
+    before = {f: f.read_bytes() for f in odd_bank.rglob("*.yaml")}
+    result = run("rm", "zero-stages", bank=odd_bank, input="")  # end of input at the confirmation
+    assert result.exit_code == 130 and "cancelled" in result.output
+    assert {f: f.read_bytes() for f in odd_bank.rglob("*.yaml")} == before
+
+
+def test_rm_json_declined_prints_only_json(run, odd_bank, monkeypatch):
+    monkeypatch.setattr("prep.commands.author_cmds._interactive", lambda: True)
+    runner = CliRunner()
+    result = runner.invoke(app, ["--bank", str(odd_bank), "rm", "zero-stages", "--json"], input="n\n")
+    assert result.exit_code == 0
+    # CliRunner echoes the typed "n" to stdout (a terminal would show it on the tty); the rest is JSON.
+    echoed, printed = result.stdout.split("\n", 1)
+    assert echoed.strip() == "n"
+    assert json.loads(printed) == {"id": "zero-stages", "files": [], "created": [], "removed": False}
+    assert "Remove zero-stages" in result.stderr
 
 
 def test_answer_replaces_only_the_answer(run, odd_bank):
@@ -144,6 +177,53 @@ def test_answer_in_editor(run, odd_bank, tmp_path):
     result = run("answer", "zero-stages", bank=odd_bank, env=env)
     assert result.exit_code == 0, result.output
     assert _load(odd_bank).answer_text("zero-stages").endswith("Typed in the editor.")
+
+
+def test_answer_in_editor_keeps_hash_lines_and_drops_only_the_header(run, odd_bank, tmp_path):
+    run("answer", "zero-stages", "--text", "# Stages\nOptimizer states first.", bank=odd_bank)
+    seen = tmp_path / "seen.txt"
+    editor = _editor(tmp_path, "append.py",
+                     f"import shutil\nshutil.copy(path, {str(seen)!r})\n"
+                     "path.write_text(path.read_text() + '\\n# Then\\nGradients.')\n")
+    result = run("answer", "zero-stages", bank=odd_bank, env={"EDITOR": editor})
+    assert result.exit_code == 0, result.output
+    assert _load(odd_bank).answer_text("zero-stages") == "# Stages\nOptimizer states first.\n# Then\nGradients."
+    lines = seen.read_text().splitlines()
+    assert lines[0].startswith("# What do the three ZeRO stages shard")
+    assert lines[-2:] == ["# Stages", "Optimizer states first."]
+
+
+def test_answer_in_editor_unchanged_writes_nothing(run, odd_bank):
+    path = odd_bank / "answers" / "parallelism.yaml"
+    before = path.read_bytes()
+    result = run("answer", "zero-stages", "--json", bank=odd_bank, env={"EDITOR": "true"})
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["changed"] is False
+    assert path.read_bytes() == before  # still a model answer, not turned into the user's own
+
+
+def test_answer_editor_header_comments_every_line_of_a_multiline_prompt(run, tmp_path, monkeypatch):
+    bank = tmp_path / "multi"
+    write(bank / "questions" / "q.yaml", "category: q\ntitle: Q\nquestions:\n  - id: two-lines\n"
+          "    prompt: |\n      Line one of the prompt.\n      Line two of the prompt?\n"
+          "    key_points:\n      - text: |\n          a key point\n          over two lines\n")
+    calls = []
+    from prep import editing
+
+    def fake_editor(argv):  # type: ignore[no-untyped-def]
+        path = Path(argv[-1])
+        calls.append((argv[-2], path.read_text()))
+        path.write_text(path.read_text() + "My answer.")
+        return 0
+
+    monkeypatch.setattr(editing.subprocess, "call", fake_editor)
+    monkeypatch.setenv("EDITOR", "vi")
+    result = run("answer", "two-lines", bank=bank)
+    assert result.exit_code == 0, result.output
+    assert _load(bank).answer_text("two-lines") == "My answer."
+    line, text = calls[0]
+    assert all(row.startswith("#") for row in text.splitlines())
+    assert line == f"+{len(text.splitlines()) + 1}"  # the cursor starts on the answer's first line
 
 
 def _editor(tmp_path, name, body):

@@ -10,6 +10,7 @@ import typer
 
 from ..context import AppContext
 from ..errors import EXIT_INVALID_BANK, UsageError, display_path
+from ..suggest import KINDS
 from .bank_cmds import emit_json
 
 _CLAIM_HELP = "Write 'text | alias | alias' to give aliases."
@@ -31,6 +32,19 @@ def _ask_list(label: str) -> list[str]:
         if not line.strip():
             return items
         items.append(line.strip())
+
+
+def _ask_valid(label: str, default, parse):  # type: ignore[no-untyped-def]
+    """Ask until *parse* accepts the answer, so nothing typed so far is lost to a bad value."""
+    while True:
+        value = parse(_ask(label, str(default)).strip())
+        if value is not None:
+            return value
+        typer.echo(f"  not a valid value for {label.split(' (')[0].lower()}; try again", err=True)
+
+
+def _int_in(text: str, low: int, high: int) -> int | None:
+    return int(text) if text.isdigit() and low <= int(text) <= high else None
 
 
 def add(
@@ -71,8 +85,7 @@ def add(
             raise UsageError("--category is required (or run interactively)")
         existing = ", ".join(bank.categories) or "none yet"
         typer.echo(f"Categories: {existing}")
-        category = _ask("Category (existing or new)")
-        category = _complete(category, list(bank.categories))
+        category = _complete(_ask("Category (existing or new)"), list(bank.categories))
     if prompt is None:
         if not interactive:
             raise UsageError("--prompt is required (or run interactively)")
@@ -81,8 +94,9 @@ def add(
         key_point = _ask_list("Key points ('text | alias | alias')")
         pitfall = pitfall or _ask_list("Pitfalls: known wrong claims")
         tag = tag or [t.strip() for t in _ask("Tags (comma-separated)", "").split(",") if t.strip()]
-        difficulty = int(_ask("Difficulty 1-3", str(difficulty)))
-        target_seconds = int(_ask("Target seconds", str(target_seconds)))
+        kind = _ask_valid(f"Kind ({', '.join(KINDS)})", kind, lambda v: v if v in KINDS else None)
+        difficulty = _ask_valid("Difficulty 1-3", difficulty, lambda v: _int_in(v, 1, 3))
+        target_seconds = _ask_valid("Target seconds", target_seconds, lambda v: _int_in(v, 1, 24 * 3600))
     location = app.bank_location()
     change = authoring.add_question(
         location, bank, category=category, prompt=prompt, key_points=key_point or [], pitfalls=pitfall or [],
@@ -93,9 +107,13 @@ def add(
 
 
 def _complete(text: str, choices: list[str]) -> str:
-    """Complete a unique prefix of an existing category."""
+    """An existing category as typed, or, for a unique prefix of one, that one if the user agrees."""
+    text = text.strip()
     matches = [c for c in choices if c.startswith(text)]
-    return matches[0] if len(matches) == 1 else text
+    if text in choices or len(matches) != 1:
+        return text
+    return matches[0] if typer.confirm(f"Did you mean {matches[0]}? (no: a new category {text!r})",
+                                       default=True) else text
 
 
 def answer(
@@ -115,23 +133,48 @@ def answer(
     if text == "-":
         text = sys.stdin.read()
     if text is None:
-        header = [f"# {question.prompt}", "# Key points:"] + [f"#   - {k.text}" for k in question.key_points]
-        header += ["# Write your answer below. Lines starting with # are ignored; an empty answer cancels.", ""]
         current = bank.answer_text(question.id) or ""
-        with tempfile.NamedTemporaryFile("w+", suffix=".md", delete=False, encoding="utf-8") as handle:
-            handle.write("\n".join(header) + current)
-            scratch = Path(handle.name)
-        try:
-            open_editor(scratch, len(header) + 1)
-            written = scratch.read_text(encoding="utf-8")
-        finally:
-            scratch.unlink(missing_ok=True)
-        text = "\n".join(line for line in written.splitlines() if not line.startswith("#")).strip()
-        if not text:
-            typer.echo("empty answer: nothing was changed")
+        text = _answer_in_editor(question, current, open_editor)
+        if not text or text == current.strip():
+            reason = "empty answer" if not text else "answer unchanged"
+            if as_json:
+                emit_json({"id": question.id, "files": [], "created": [], "changed": False})
+            else:
+                typer.echo(f"{reason}: nothing was changed")
             return
     change = authoring.set_answer(app.bank_location(), bank, question.id, text)
     _report(change, as_json, f"saved your answer to {question.id} in {display_path(change.files[0])}")
+
+
+ANSWER_BELOW = "# ---- Write your answer below this line. Everything above it is ignored. ----"
+
+
+def _answer_in_editor(question, current: str, open_editor) -> str:  # type: ignore[no-untyped-def]
+    """The answer as written in $EDITOR, below a commented header with the prompt and key points.
+
+    Only the header is dropped: lines of the answer that start with "#" (markdown headings) stay."""
+    def commented(text: str, first: str, rest: str) -> list[str]:
+        lines = text.splitlines() or [""]
+        return [first + lines[0]] + [rest + line for line in lines[1:]]
+
+    header = commented(question.prompt, "# ", "# ") + ["# Key points:"]
+    for point in question.key_points:
+        header += commented(point.text, "#   - ", "#     ")
+    header += ["# An empty answer cancels.", ANSWER_BELOW]
+    with tempfile.NamedTemporaryFile("w+", suffix=".md", delete=False, encoding="utf-8") as handle:
+        handle.write("\n".join(header) + "\n" + current)
+        scratch = Path(handle.name)
+    try:
+        open_editor(scratch, len(header) + 1)
+        written = scratch.read_text(encoding="utf-8").splitlines()
+    finally:
+        scratch.unlink(missing_ok=True)
+    if ANSWER_BELOW in written:
+        body = written[written.index(ANSWER_BELOW) + 1:]
+    else:  # the marker was deleted: drop the comment lines at the top only
+        start = next((i for i, line in enumerate(written) if not line.startswith("#")), len(written))
+        body = written[start:]
+    return "\n".join(body).strip()
 
 
 def edit(
@@ -214,8 +257,12 @@ def rm(
     if not yes:
         if not _interactive():
             raise UsageError("refusing to remove without confirmation; pass --yes")
-        if not typer.confirm(f"Remove {question_id}: {question.prompt!r}?", default=False):
-            typer.echo("nothing removed")
+        # The question goes to stderr, so that stdout holds only the result (JSON with --json).
+        if not typer.confirm(f"Remove {question_id}: {question.prompt!r}?", default=False, err=True):
+            if as_json:
+                emit_json({"id": question_id, "files": [], "created": [], "removed": False})
+            else:
+                typer.echo("nothing removed")
             return
     change = authoring.remove_question(app.bank_location(), bank, question_id)
     _report(change, as_json, f"removed {question_id} ({len(change.files)} file(s) changed)")
