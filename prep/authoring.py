@@ -288,9 +288,15 @@ def _remove_from(text: str, qid: str, is_definition: bool) -> str:
         follow = mapping_value(item, "follow_ups")
         if isinstance(follow, yaml.SequenceNode) and any(n.value == qid for n in follow.value):
             remaining = [n.value for n in follow.value if n.value != qid]
-            if follow.flow_style or not remaining:
+            if follow.flow_style:
                 edits.append(Edit(follow.start_mark.index, follow.end_mark.index,
                                   "[" + ", ".join(scalar(v) for v in remaining) + "]"))
+            elif not remaining:  # a block list losing its only items: `follow_ups: []`
+                start = sequence_item_span(text, follow, 0)[0]
+                end = sequence_item_span(text, follow, len(follow.value) - 1)[1]
+                key = next(k for k, v in item.value if v is follow)
+                colon = text.index(":", key.end_mark.index) + 1
+                edits += [Edit(colon, colon, " []"), Edit(start, end, "")]
             else:
                 for i, n in enumerate(follow.value):
                     if n.value == qid:

@@ -54,7 +54,7 @@ def load(path: Path, *, overrides: dict | None = None) -> DrillConfig:
         unknown = set(section) - set(DEFAULTS)
         if unknown:
             raise UsageError(
-                f"{display_path(path)}: unknown setting(s) in [drill]: {', '.join(sorted(unknown))} "
+                f"{display_path(path)}: unknown setting{'s' if len(unknown) != 1 else ''} in [drill]: {', '.join(sorted(unknown))} "
                 f"(known: {', '.join(DEFAULTS)})"
             )
         values.update(section)

@@ -77,7 +77,8 @@ class InvalidInput(PrepError):
         self.problems = sorted(problems)
         count = len(self.problems)
         super().__init__(
-            f"{self.subject} has {count} problem{'s' if count != 1 else ''}; fix them and try again"
+            f"{self.subject} has {count} problem{'s' if count != 1 else ''}; "
+            f"fix {'them' if count != 1 else 'it'} and try again"
         )
 
     def details(self) -> list[str]:

@@ -13,6 +13,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from .wording import counted
+
 if TYPE_CHECKING:
     from .bank import Bank
     from .checks import Report
@@ -108,8 +110,8 @@ def validation_report(report: "Report") -> list[Text]:
     bank = report.bank
     where = f"{display_path(bank.location.root)} ({bank.location.origin})"
     counts = (
-        f"{len(bank.questions)} questions in {len(bank.categories)} categories, "
-        f"{len(bank.answers)} answers"
+        f"{counted(len(bank.questions), 'question')} in {counted(len(bank.categories), 'category')}, "
+        f"{counted(len(bank.answers), 'answer')}"
     )
     if report.ok:
         lines.append(Text.assemble(("✓ ", "green bold"), f"bank is valid: {counts} — {where}"))
@@ -203,10 +205,6 @@ def summary_table(summary, *, detailed: bool = False) -> Group:  # type: ignore[
 _SHADES = " ░▒▓█"
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
 def stats_view(data: dict, width: int = 100) -> Group:  # type: ignore[type-arg]
     """`prep stats` at a glance: totals, weakest categories, forecast, heatmap, leeches."""
     t = data["totals"]
@@ -217,11 +215,11 @@ def stats_view(data: dict, width: int = 100) -> Group:  # type: ignore[type-arg]
             f"  ·  due this week {t['due_this_week']}",
         ),
         Text(
-            f"Streak {_count(data['streak_days'], 'day')} (longest {data['longest_streak_days']})  ·  "
-            f"{_count(data['reviews'], 'review')}  ·  time spent {_duration(data['time_spent_seconds'])} "
+            f"Streak {counted(data['streak_days'], 'day')} (longest {data['longest_streak_days']})  ·  "
+            f"{counted(data['reviews'], 'review')}  ·  time spent {_duration(data['time_spent_seconds'])} "
             f"(last 7 days {_duration(data['time_spent_last_7_days_seconds'])})"
             + (f"  ·  you accepted the grader's rating {data['grader_agreement']:.0%} of "
-               f"{_count(data['graded_reviews'], 'time')}" if data["grader_agreement"] is not None else ""),
+               f"{counted(data['graded_reviews'], 'time')}" if data["grader_agreement"] is not None else ""),
             style="dim",
         ),
     ]

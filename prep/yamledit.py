@@ -7,6 +7,7 @@ anything is written, and writes atomically.
 
 from __future__ import annotations
 
+import codecs
 import os
 import tempfile
 from dataclasses import dataclass
@@ -196,7 +197,10 @@ def atomic_write(path: Path, text: str) -> None:
 
 def write_files(texts: dict[Path, str | None]) -> None:
     """Write (or, for None, delete) several files, all or nothing: when one of them cannot be
-    written, those already written get their old content back before the error is raised."""
+    written, those already written get their old content back before the error is raised.
+
+    Texts are edited with "\n" line ends and no BOM; a file that had CRLF line ends or a UTF-8
+    BOM keeps them."""
     originals = {path: path.read_bytes() if path.exists() else None for path in texts}
     done: list[Path] = []
     try:
@@ -207,7 +211,7 @@ def write_files(texts: dict[Path, str | None]) -> None:
                 except OSError as error:
                     raise WriteFailed(f"cannot delete {display_path(path)}: {error.strerror or error}") from error
             else:
-                atomic_write(path, text)
+                _replace(path, _in_style_of(originals[path], text))
             done.append(path)
     except BaseException as error:
         stuck = []
@@ -224,6 +228,17 @@ def write_files(texts: dict[Path, str | None]) -> None:
             error.hint = (f"could not restore {', '.join(stuck)}: check it with `prep validate`" if stuck
                           else "nothing was changed")
         raise
+
+
+def _in_style_of(original: bytes | None, text: str) -> bytes:
+    data = text.encode("utf-8")
+    if original is None:
+        return data
+    if b"\r\n" in original and b"\r\n" not in data:
+        data = data.replace(b"\n", b"\r\n")
+    if original.startswith(codecs.BOM_UTF8) and not data.startswith(codecs.BOM_UTF8):
+        data = codecs.BOM_UTF8 + data
+    return data
 
 
 def _replace(path: Path, data: bytes) -> None:

@@ -72,6 +72,20 @@ def test_add_appends_a_block_and_keeps_every_other_byte(run, odd_bank):
     assert _load(odd_bank).questions[change["id"]].tags == ("nccl",)
 
 
+def test_files_keep_crlf_line_ends_and_bom(run, odd_bank):
+    path = odd_bank / "questions" / "parallelism.yaml"
+    original = path.read_text()
+    path.write_bytes(b"\xef\xbb\xbf" + original.replace("\n", "\r\n").encode())
+    assert run("mv", "zero-stages", "zero-sharding", bank=odd_bank).exit_code == 0
+    assert run("add", "-c", "parallelism", "-p", "What is FSDP?", "-k", "shards parameters", bank=odd_bank).exit_code == 0
+    data = path.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf")
+    assert data.count(b"\n") == data.count(b"\r\n")
+    text = data.decode("utf-8-sig").replace("\r\n", "\n")
+    assert text.startswith(original.replace("zero-stages", "zero-sharding"))
+    assert "What is FSDP?" in text
+
+
 def test_add_creates_a_new_category_file(run, odd_bank):
     result = run("add", "-c", "inference", "-p", "What is continuous batching?", "-k", "requests join a running batch",
                  bank=odd_bank)
@@ -363,6 +377,21 @@ def test_rm_removes_question_answer_and_follow_ups(run, odd_bank, state_file):
     assert bank.questions["dp-vs-mp"].follow_ups == ()
     text = (odd_bank / "questions" / "parallelism.yaml").read_text()
     assert "# trailing comment at the end" in text and "# a comment between items" in text
+
+
+def test_rm_of_the_only_follow_up_in_a_block_list(run, tmp_path):
+    bank = tmp_path / "follow"
+    write(bank / "questions" / "c.yaml", "category: c\ntitle: C\nquestions:\n"
+          "  - id: f1\n    prompt: First question here?\n    follow_ups:   # deeper\n      - f2\n    notes: x\n"
+          "  - id: f2\n    prompt: Second question here?\n"
+          "  - id: f3\n    prompt: Third question here?\n    follow_ups:\n      - f2\n")
+    result = run("rm", "f2", "--yes", bank=bank)
+    assert result.exit_code == 0, result.output
+    assert (bank / "questions" / "c.yaml").read_text() == (
+        "category: c\ntitle: C\nquestions:\n"
+        "  - id: f1\n    prompt: First question here?\n    follow_ups: []   # deeper\n    notes: x\n"
+        "  - id: f3\n    prompt: Third question here?\n    follow_ups: []\n")
+    assert set(_load(bank).questions) == {"f1", "f3"}
 
 
 def test_rm_needs_confirmation(run, odd_bank):

@@ -146,7 +146,7 @@ def test_optimize_needs_enough_reviews(run):
     result = run("optimize", "--json")
     data = json.loads(result.output)
     assert data == {"fitted": False, "reviews": 0, "needed": 100, "min_reviews": 100}
-    assert "100 more review(s) needed" in run("optimize").output
+    assert "100 more reviews needed" in run("optimize").output
 
 
 def test_optimize_improves_log_loss_on_synthetic_history(tmp_path):

@@ -12,6 +12,7 @@ from ..context import AppContext
 from ..errors import EXIT_INVALID_BANK, UsageError, display_path
 from ..suggest import KINDS
 from .bank_cmds import emit_json
+from ..wording import counted
 
 _CLAIM_HELP = "Write 'text | alias | alias' to give aliases."
 
@@ -239,7 +240,7 @@ def mv(
         with store.renaming(old, new) as moved:  # rolled back if the files cannot be changed
             change = authoring.rename_question(app.bank_location(), bank, old, new)
     change.detail["reviews_moved"] = moved
-    _report(change, as_json, f"renamed {old} to {new} in {len(change.files)} file(s); {moved} review(s) moved")
+    _report(change, as_json, f"renamed {old} to {new} in {counted(len(change.files), 'file')}; {counted(moved, 'review')} moved")
 
 
 def rm(
@@ -265,7 +266,7 @@ def rm(
                 typer.echo("nothing removed")
             return
     change = authoring.remove_question(app.bank_location(), bank, question_id)
-    _report(change, as_json, f"removed {question_id} ({len(change.files)} file(s) changed)")
+    _report(change, as_json, f"removed {question_id} ({counted(len(change.files), 'file')} changed)")
 
 
 def _report(change, as_json: bool, message: str) -> None:  # type: ignore[no-untyped-def]

@@ -9,6 +9,7 @@ import typer
 from ..context import AppContext
 from ..errors import EXIT_INTERRUPTED
 from .bank_cmds import CategoryOption, KindOption, TagOption, emit_json
+from ..wording import counted
 
 
 class DrillMode(str, Enum):
@@ -108,7 +109,7 @@ def _edit_during_drill(app: AppContext, session, question) -> str:  # type: igno
     bank, problems = check_bank(app.bank_location())
     if problems:
         first = "; ".join(str(p) for p in problems[:2])
-        return f"the bank now has {len(problems)} problem(s), so the old text is used: {first} (fix with `prep validate`)"
+        return f"the bank now has {counted(len(problems), 'problem')}, so the old text is used: {first} (fix with `prep validate`)"
     session.bank = bank
     return "question reloaded"
 

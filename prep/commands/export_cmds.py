@@ -9,6 +9,7 @@ import typer
 from ..context import AppContext
 from ..errors import UsageError, display_path
 from .bank_cmds import CategoryOption, KindOption, TagOption, emit_json
+from ..wording import counted
 
 export_app = typer.Typer(
     help="Write the bank out: a markdown cram sheet, an Anki deck, or CSV.",
@@ -91,7 +92,7 @@ def anki(
         raise UsageError(f"{output}: Anki packages end in .apkg")
     bank, questions = _selected(app, category, tag, kind)
     count = anki_package(bank, questions, output)
-    typer.echo(f"wrote {count} notes to {display_path(output)}")
+    typer.echo(f"wrote {counted(count, 'note')} to {display_path(output)}")
 
 
 @export_app.command("csv")
@@ -134,6 +135,6 @@ def import_file(
     if as_json:
         emit_json(result.to_dict())
         return
-    typer.echo(f"added {len(result.added)} question(s) to {category}")
+    typer.echo(f"added {counted(len(result.added), 'question')} to {category}")
     for line, reason in result.skipped:
         typer.echo(f"{display_path(file)}:{line}: skipped: {reason}", err=True)

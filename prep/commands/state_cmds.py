@@ -10,6 +10,7 @@ import typer
 from ..context import AppContext
 from ..errors import EXIT_STATE, UsageError, display_path
 from .bank_cmds import emit_json
+from ..wording import counted
 
 state_app = typer.Typer(
     help="Check, back up, move or prune your review history (the SQLite state database).",
@@ -114,7 +115,7 @@ def prune(
             return
         if not yes:
             if not sys.stdin.isatty():
-                raise UsageError(f"{len(gone)} question(s) would be pruned; pass --yes to confirm")
+                raise UsageError(f"{counted(len(gone), 'question')} would be pruned; pass --yes to confirm")
             typer.echo("history of questions no longer in the bank: " + ", ".join(gone))
             if not typer.confirm("Delete it?", default=False):
                 typer.echo("nothing deleted")
@@ -123,4 +124,5 @@ def prune(
     if as_json:
         emit_json(result)
     else:
-        typer.echo(f"pruned {result['questions']} question(s): {result['reviews']} reviews, {result['cards']} cards")
+        typer.echo(f"pruned {counted(result['questions'], 'question')}: {counted(result['reviews'], 'review')}, "
+                   f"{counted(result['cards'], 'card')}")

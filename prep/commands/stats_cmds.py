@@ -7,6 +7,7 @@ import typer
 
 from ..context import AppContext
 from .bank_cmds import CategoryOption, emit_json
+from ..wording import counted
 
 
 def stats(
@@ -84,7 +85,7 @@ def optimize(
         emit_json(result)
         return
     if not result["fitted"]:
-        reason = result.get("reason") or f"{result['needed']} more review(s) needed (have {result['reviews']}, " \
+        reason = result.get("reason") or f"{counted(result['needed'], 'more review')} needed (have {result['reviews']}, " \
                                          f"need {result['min_reviews']})"
         typer.echo(f"Not fitted yet: {reason}.")
         return
