@@ -31,6 +31,7 @@ def select(
         if kind not in KINDS:
             raise UsageError(f"unknown kind {kind!r}; choose from {', '.join(KINDS)}")
     wanted_tags = {t.lower() for t in tags}
+    _check_tags(wanted_tags, {t.lower() for q in bank.questions.values() for t in q.tags})
     return [
         q
         for q in bank.questions.values()
@@ -51,12 +52,19 @@ def select_rows(rows, *, categories: Sequence[str] = (), tags: Sequence[str] = (
         if kind not in KINDS:
             raise UsageError(f"unknown kind {kind!r}; choose from {', '.join(KINDS)}")
     wanted_tags = {t.lower() for t in tags}
+    _check_tags(wanted_tags, {t.lower() for r in rows for t in r.tags})
     return [
         r for r in rows
         if (not categories or r.category in categories)
         and (not kinds or r.kind in kinds)
         and (not wanted_tags or wanted_tags & {t.lower() for t in r.tags})
     ]
+
+
+def _check_tags(wanted: set[str], known: set[str]) -> None:
+    """A tag no question has is a typo, not an empty selection (as for categories)."""
+    for tag in sorted(wanted - known):
+        raise NotFound(f"no question is tagged {tag!r}", hint=did_you_mean(tag, known) or "see `prep list` for tags")
 
 
 @dataclass(frozen=True)

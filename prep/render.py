@@ -167,8 +167,15 @@ def grade_report(grade, *, answer_text: str | None = None, answer_source: str = 
     return Group(*parts)
 
 
-def _when(moment) -> str:  # type: ignore[no-untyped-def]
-    return moment.astimezone().strftime("%a %d %b %H:%M") if moment else "—"
+def when_text(moment) -> str:  # type: ignore[no-untyped-def]
+    """"Tue 01 Dec 09:01", with the year when it is not this year."""
+    if not moment:
+        return "—"
+    from .clock import now
+
+    local = moment.astimezone()
+    same_year = local.year == now().astimezone().year
+    return local.strftime("%a %d %b %H:%M" if same_year else "%a %d %b %Y %H:%M")
 
 
 def summary_table(summary, *, detailed: bool = False) -> Group:  # type: ignore[no-untyped-def]
@@ -196,7 +203,7 @@ def summary_table(summary, *, detailed: bool = False) -> Group:  # type: ignore[
     parts.append(
         Text(
             f"cards {done} · passed {summary.passed} ({rate}) · time {minutes}m{seconds:02d}s · "
-            f"still due {summary.due_left} · next due {_when(summary.next_due)}"
+            f"still due {summary.due_left} · next due {when_text(summary.next_due)}"
         )
     )
     return Group(*parts)

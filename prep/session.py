@@ -10,7 +10,7 @@ import hashlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from .scheduler import RATING_VALUE, RATINGS, CardState, RatingName, Scheduler, new_card
@@ -38,7 +38,7 @@ def spoken_seconds(text: str) -> float:
 @dataclass(frozen=True)
 class QueueItem:
     question_id: str
-    reason: Literal["due", "new", "cram", "mock", "follow-up"]
+    reason: Literal["due", "new", "cram", "mock", "follow-up", "again"]
     due: datetime | None = None
 
 
@@ -242,6 +242,9 @@ class Session:
     def skip(self, question_id: str) -> None:
         self.summary.results.append(Result(question_id, None, None, None, ""))
 
+    def can_undo(self) -> bool:
+        return any(r.rating is not None for r in self.summary.results)
+
     def undo(self) -> Result | None:
         """Take back the last rating of this session (its review row and card state)."""
         for index in range(len(self.summary.results) - 1, -1, -1):
@@ -257,13 +260,22 @@ class Session:
     def finish(self, interrupted: bool = False) -> Summary:
         self.summary.finished = self.clock()
         self.summary.interrupted = interrupted
-        now = self.clock()
-        self.summary.next_due = self.store.next_due()
-        self.summary.due_left = len(self.store.due_ids(now))
+        self.summary.due_left, self.summary.next_due = due_outlook(self.store, self.bank, self.clock())
         return self.summary
 
 
+def due_outlook(store: Store, bank: Bank, now: datetime) -> tuple[int, datetime | None]:
+    """How many of the bank's cards are due at *now*, and when the next one after that falls due.
+    Cards of questions no longer in the bank are not counted (their history is kept)."""
+    dues = [card.due for qid, card in store.cards().items() if qid in bank.questions]
+    return sum(1 for due in dues if due <= now), min((due for due in dues if due > now), default=None)
+
+
 # --- the loop, driven by a UI ------------------------------------------------------------
+
+# A card rated Again comes back at the end of the session when its next step is this close
+# (the first learning step is a minute); later steps wait for a later session.
+AGAIN_IN_SESSION = timedelta(minutes=20)
 
 Action = Literal["rate", "undo", "skip", "quit", "edit"]
 
@@ -315,8 +327,16 @@ def run(session: Session, queue: list[QueueItem], ui: DrillUI) -> Summary:
                 choice = ui.choose(graded.rating if graded else None)
                 if choice.action == "edit":
                     ui.edit(question)
+                    if question.id not in session.bank.questions:
+                        break  # renamed or removed in the editor: nothing left to rate
+                    continue
+                if choice.action == "undo" and not session.can_undo():
+                    ui.notify("nothing to undo in this session")  # the answer just typed stays
                     continue
                 break
+            if question.id not in session.bank.questions:
+                ui.notify(f"{question.id} is no longer in the bank (renamed or removed): not rated")
+                continue
             if choice.action == "quit":
                 return session.finish()
             if choice.action == "skip":
@@ -326,28 +346,41 @@ def run(session: Session, queue: list[QueueItem], ui: DrillUI) -> Summary:
             if choice.action == "undo":
                 undone = session.undo()
                 pending.insert(0, item)
-                if undone is None:
-                    ui.notify("nothing to undo in this session")
-                else:
+                if undone is not None:
                     previous = next((d for d in reversed(done) if d.question_id == undone.question_id), None)
                     if previous is not None:
                         done.remove(previous)
                         pending.insert(0, previous)
+                    # A card brought back for Again is not due again once its rating is undone.
+                    requeued = next((p for p in reversed(pending) if p.question_id == undone.question_id
+                                     and p.reason == "again"), None)
+                    if requeued is not None:
+                        pending.remove(requeued)
                     ui.notify(f"undid {undone.rating} on {undone.question_id}")
                 continue
             assert choice.rating is not None
             rated = session.rate(question.id, choice.rating, graded=graded, answer=answer, elapsed=elapsed)
             if rated.card_after is not None:
-                ui.notify(f"{choice.rating}: next review {describe_interval(rated.card_after.due - session.clock())}")
+                wait = rated.card_after.due - session.clock()
+                if choice.rating == "again" and wait <= AGAIN_IN_SESSION:
+                    pending.append(QueueItem(question.id, "again", rated.card_after.due))
+                    total += 1
+                    ui.notify("again: back at the end of this session")
+                else:
+                    ui.notify(f"{choice.rating}: next review {describe_interval(wait)}")
             done.append(item)
-            follow = [f for f in question.follow_ups if f in session.bank.questions and f not in seen_follow_ups]
+            drilled = {d.question_id for d in done}
+            follow = [f for f in question.follow_ups
+                      if f in session.bank.questions and f not in seen_follow_ups and f not in drilled]
             wanted = ui.offer_follow_up(session.bank.question(follow[0])) if follow else False
             if wanted is None:
                 return session.finish()
             if wanted:
                 seen_follow_ups.add(follow[0])
-                pending.insert(0, QueueItem(follow[0], "follow-up"))
-                total += 1
+                # Drilled now, so not again later in this session as a new or due card.
+                later = [p for p in pending if p.question_id == follow[0]]
+                pending = [QueueItem(follow[0], "follow-up")] + [p for p in pending if p.question_id != follow[0]]
+                total += 1 - len(later)
     except KeyboardInterrupt:
         return session.finish(interrupted=True)
     return session.finish()
@@ -360,7 +393,7 @@ def describe_interval(delta) -> str:  # type: ignore[no-untyped-def]
         if seconds >= size:
             n = round(seconds / size)
             return f"in {n} {unit}{'s' if n != 1 else ''}"
-    return "now"
+    return "in under a minute" if seconds else "now"
 
 
 def parse_rating(text: str) -> RatingName | None:

@@ -33,16 +33,21 @@ def test_full_session_records_every_rating(run, state_file):
         "1\n"  # Again
         "stage 1 shards optimizer states, stage 2 gradients, stage 3 parameters\n\n"
         "3\n"
+        "global batch is micro batch times DP size times accumulation steps\n\n"  # dp-batch-size again
+        "3\n"
     )
     result = run("drill", "--category", "parallelism", input=script, env=NOW)
     assert result.exit_code == 0, result.output
     rows = reviews(state_file)
-    assert [(r[0], r[1]) for r in rows] == [("dp-vs-mp", 3), ("dp-batch-size", 1), ("zero-stages", 3)]
+    assert [(r[0], r[1]) for r in rows] == [("dp-vs-mp", 3), ("dp-batch-size", 1), ("zero-stages", 3),
+                                            ("dp-batch-size", 3)]
     assert rows[0][2] == 3 and rows[0][3] >= 70  # suggested Good, scored a pass
     assert rows[0][4] == GOOD and rows[0][5] == "type"
     assert "PASS" in result.output and "Session done." in result.output
-    assert "cards 3" in result.output
-    assert "again: next review in 1 minute" in result.output  # FSRS's first learning step
+    assert "cards 4" in result.output
+    # FSRS's first learning step is a minute: the card comes back at the end of the session.
+    assert "again: back at the end of this session" in result.output
+    assert "[4/4] again" in result.output
 
 
 def test_output_explains_the_score(run):
@@ -237,3 +242,85 @@ def test_q_at_the_follow_up_offer_ends_the_session(run, state_file):
     assert result.exit_code == 0, result.output
     assert "The interviewer digs deeper" in result.output and "Session done." in result.output
     assert [r[0] for r in reviews(state_file)] == ["dp-vs-mp"]  # the rating before q is kept
+
+
+def test_an_accepted_follow_up_is_not_drilled_again_as_new(run, state_file):
+    script = (GOOD + "\n\n3\n" "y\n"  # dp-vs-mp, then its follow-up dp-batch-size right away
+              "micro batch times DP size times accumulation steps\n\n3\n"
+              "stage 1 shards optimizer states, stage 2 gradients, stage 3 parameters\n\n3\n")
+    result = run("drill", "--category", "parallelism", input=script, env=NOW)
+    assert result.exit_code == 0, result.output
+    assert [r[0] for r in reviews(state_file)] == ["dp-vs-mp", "dp-batch-size", "zero-stages"]
+    assert "[3/3] new" in result.output and "cards 3" in result.output
+
+
+def test_undo_with_nothing_to_undo_keeps_the_answer(run, state_file):
+    result = run("drill", "--category", "parallelism", "--limit", "1",
+                 input="my only answer\n\nu\n2\nn\n", env=NOW)
+    assert result.exit_code == 0, result.output
+    assert "nothing to undo in this session" in result.output
+    assert result.output.count("[1/") == 1  # the card is not asked again
+    assert [(r[0], r[1], r[4]) for r in reviews(state_file)] == [("dp-vs-mp", 2, "my only answer")]
+
+
+def test_a_failing_editor_does_not_end_the_drill(run, state_file):
+    env = {**NOW, "EDITOR": "false"}
+    result = run("drill", "--category", "parallelism", "--limit", "1", input="x\n\ne\n2\nn\n", env=env)
+    assert result.exit_code == 0, result.output
+    assert "the question is unchanged" in result.output
+    assert [(r[0], r[1]) for r in reviews(state_file)] == [("dp-vs-mp", 2)]
+
+
+def test_renaming_the_current_question_in_the_editor(run, state_file, tmp_path):
+    import sys
+
+    editor = tmp_path / "rename.py"
+    editor.write_text("import sys, pathlib\npath = pathlib.Path(sys.argv[-1])\n"
+                      "bank = path.parent.parent\n"
+                      "for f in bank.rglob('*.yaml'):\n"
+                      "    f.write_text(f.read_text().replace('dp-vs-mp', 'data-vs-model'))\n")
+    env = {**NOW, "EDITOR": f"{sys.executable} {editor}"}
+    script = "x\n\ne\n" "stage 1 optimizer states, stage 2 gradients, stage 3 parameters\n\n3\n"
+    result = run("drill", "--category", "parallelism", "--limit", "2", input=script, env=env)
+    assert result.exit_code == 0, result.output
+    assert "dp-vs-mp is no longer in the bank (renamed or removed): not rated" in result.output
+    assert "Session done." in result.output
+    assert [r[0] for r in reviews(state_file)] == ["dp-batch-size"]  # the next card, rated as usual
+
+
+def test_unknown_tag_is_an_error(run):
+    result = run("drill", "--tag", "no-such-tag")
+    assert result.exit_code == 1
+    assert "no question is tagged 'no-such-tag'" in result.output
+
+
+def test_drill_json_prints_only_json_on_stdout(bank_dir, state_file):
+    from typer.testing import CliRunner
+
+    from prep.cli import app
+
+    result = CliRunner().invoke(app, ["--bank", str(bank_dir), "--state", str(state_file), "drill", "--limit",
+                                      "1", "--json"], input=GOOD + "\n\n3\nn\n", env=NOW)
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["cards"] == 1
+    assert "Session done." in result.stderr
+
+
+def test_summary_counts_only_questions_still_in_the_bank(run, state_file):
+    run("drill", "--category", "parallelism", input="a\n\n1\nn\nb\n\n1\nc\n\n1\nq\n", env=NOW)
+    assert run("rm", "zero-stages", "--yes").exit_code == 0
+    later = {"PREP_NOW": "2026-03-02T10:00:00+00:00"}
+    data = json.loads(run("next", "--json", env=later).output)
+    result = run("drill", "--category", "parallelism", "--json", input="q\n", env=later)
+    summary = json.loads(result.output[result.output.index("{"):])
+    assert summary["due_left"] == data["due"] == 2
+
+
+def test_describe_interval_never_says_now_for_a_future_review():
+    from datetime import timedelta
+
+    from prep.session import describe_interval
+
+    assert describe_interval(timedelta(seconds=59)) == "in under a minute"
+    assert describe_interval(timedelta(0)) == "now"
+    assert describe_interval(timedelta(minutes=10)) == "in 10 minutes"

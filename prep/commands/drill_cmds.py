@@ -59,8 +59,8 @@ def drill(
     import random
 
     from .. import clock, query
-    from ..render import summary_table
-    from ..session import Session, build_queue, mock_queue, run
+    from ..render import summary_table, when_text
+    from ..session import Session, build_queue, due_outlook, mock_queue, run
     from .drill_ui import ConsoleUI
 
     app: AppContext = ctx.obj
@@ -78,14 +78,14 @@ def drill(
         )
         record_reviews = not cram
     session = Session(bank, store, scheduler, clock.now, mode=mode.value, record=record_reviews)
-    ui = ConsoleUI(session, editor=lambda q: _edit_during_drill(app, session, q))
+    # With --json, stdout carries only the summary: the session itself is shown on stderr.
+    ui = ConsoleUI(session, editor=lambda q: _edit_during_drill(app, session, q), stderr=as_json)
     if not queue:
-        next_due = store.next_due()
-        when = next_due.astimezone().strftime("%a %d %b %H:%M") if next_due else "never (nothing reviewed yet)"
-        ui.out.print(
-            f"Nothing to drill now. Next card due: {when}.\n"
-            "Use --cram to drill anyway, or --new N to allow more new cards today."
-        )
+        _, next_due = due_outlook(store, bank, clock.now())
+        when = when_text(next_due) if next_due else "never (nothing reviewed yet)"
+        advice = ("Use --cram to drill anyway, or --new N to allow more new cards today." if not cram
+                  else "Nothing matches these filters.")
+        ui.out.print(f"Nothing to drill now. Next card due: {when}.\n{advice}")
         if as_json:
             emit_json(session.finish().to_dict())
         return

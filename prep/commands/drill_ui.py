@@ -20,21 +20,23 @@ from ..models import Question
 from ..render import KIND_STYLE, difficulty, grade_report
 from ..scheduler import RatingName
 from ..session import Choice, QueueItem, Session, parse_rating, spoken_seconds
+from ..wording import counted
 
 KEYS_HELP = "1 Again  2 Hard  3 Good  4 Easy  ·  u undo  e edit  s skip  q quit"
 
 
 class ConsoleUI:
     def __init__(self, session: Session, *, stdin: TextIO | None = None, interactive: bool | None = None,
-                 editor=None) -> None:  # type: ignore[no-untyped-def]
+                 editor=None, stderr: bool = False) -> None:  # type: ignore[no-untyped-def]
         self.session = session
         self.stdin = stdin or sys.stdin
         if interactive is None:
-            interactive = self.stdin.isatty() and sys.stdout.isatty()
+            interactive = self.stdin.isatty() and (sys.stderr if stderr else sys.stdout).isatty()
         self.interactive = interactive
         # No markup: prompts, key points and typed text are shown as written ("[mask]", "[/]").
-        self.out = Console(highlight=False, markup=False) if interactive else Console(
-            no_color=True, force_terminal=False, highlight=False, emoji=False, width=100, markup=False
+        self.out = Console(highlight=False, markup=False, stderr=stderr) if interactive else Console(
+            no_color=True, force_terminal=False, highlight=False, emoji=False, width=100, markup=False,
+            stderr=stderr,
         )
         self._started = time.monotonic()
         self._editor = editor
@@ -48,7 +50,8 @@ class ConsoleUI:
             f"{category} · {question.kind} · difficulty {difficulty(question.difficulty)} · "
             f"target {question.target_seconds}s"
         )
-        label = {"new": "new", "due": "due", "follow-up": "follow-up", "cram": "cram", "mock": "mock"}[item.reason]
+        label = {"new": "new", "due": "due", "follow-up": "follow-up", "cram": "cram", "mock": "mock",
+                 "again": "again"}[item.reason]
         if self.interactive:
             self.out.print()
             self.out.print(
@@ -79,7 +82,7 @@ class ConsoleUI:
                 else f"target {target}s · "
             )
             self.out.print(
-                f"⏱  {typed}about {spoken:.0f}s spoken ({len(answer.split())} words)", style="dim"
+                f"⏱  {typed}about {spoken:.0f}s spoken ({counted(len(answer.split()), 'word')})", style="dim"
             )
         if graded is not None:
             self.out.print(grade_report(graded))
@@ -111,10 +114,8 @@ class ConsoleUI:
             if line is None or line.strip().lower() == "q":
                 return None
             return "", self._elapsed()
-        self.out.print(
-            "Your answer (finish with a blank line or Ctrl-D; leave empty to reveal and self-grade):",
-            style="dim",
-        )
+        empty = "leave empty to pass" if self.session.mode == "mock" else "leave empty to reveal and self-grade"
+        self.out.print(f"Your answer (finish with a blank line or Ctrl-D; {empty}):", style="dim")
         lines: list[str] = []
         while True:
             line = self._readline("  " if self.interactive else "")
@@ -155,7 +156,12 @@ class ConsoleUI:
         if self._editor is None:
             self.notify("editing is not available here")
             return
-        message = self._editor(question)
+        from ..errors import PrepError
+
+        try:
+            message = self._editor(question)
+        except PrepError as error:  # the editor failed or is missing: the drill goes on
+            message = f"{error.message}; the question is unchanged"
         if message:
             self.notify(message)
 
