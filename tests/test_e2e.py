@@ -154,3 +154,28 @@ def test_two_drills_on_one_database_both_save(bank_dir, state_file, env):
         assert proc.returncode == 0, err
         assert "locked" not in err
     assert len(_reviews(state_file)) == 8
+
+
+def test_line_editing_and_ctrl_d_while_typing_an_answer(bank_dir, state_file, env):
+    """Arrow keys edit the line (not escape codes typed into the answer); Ctrl-D on the empty
+    line after it ends the answer with nothing lost."""
+    child = _spawn_drill(bank_dir, state_file, env)
+    try:
+        child.expect("Your answer")
+        child.send("gradients are reduced")
+        child.send("\x1b[D" * 7)  # Left arrow, seven times: the cursor before "reduced"
+        child.send("all-")
+        child.send("\r")
+        child.send("\x04")  # Ctrl-D on the empty line
+        child.expect("Rate:")
+        child.send("2")
+        child.expect(re.escape("Drill this follow-up now?"))
+        child.send("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    db = sqlite3.connect(f"file:{state_file}?mode=ro", uri=True)
+    try:
+        assert db.execute("SELECT answer, rating FROM reviews").fetchall() == [("gradients are all-reduced", 2)]
+    finally:
+        db.close()

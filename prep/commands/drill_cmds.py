@@ -52,7 +52,7 @@ def drill(
 ) -> None:
     """Drill questions with spaced repetition: due cards first, then new ones.
 
-    Type your answer (finish with a blank line or Ctrl-D), see what it covered and missed, and
+    Type your answer (finish with a blank line), see what it covered and missed, and
     rate it: 1 Again, 2 Hard, 3 Good, 4 Easy, Enter accepts the suggestion; u undoes the last
     rating, e edits the question, s skips, q quits. Every rating is saved at once.
     """

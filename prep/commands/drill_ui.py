@@ -115,7 +115,7 @@ class ConsoleUI:
                 return None
             return "", self._elapsed()
         empty = "leave empty to pass" if self.session.mode == "mock" else "leave empty to reveal and self-grade"
-        self.out.print(f"Your answer (finish with a blank line or Ctrl-D; {empty}):", style="dim")
+        self.out.print(f"Your answer (finish with a blank line; {empty}):", style="dim")
         lines: list[str] = []
         while True:
             line = self._readline("  " if self.interactive else "")
@@ -172,6 +172,7 @@ class ConsoleUI:
     def _readline(self, prompt: str = "") -> str | None:
         try:
             if self.interactive:
+                _line_editing()
                 return input(prompt)
             line = self.stdin.readline()
             return None if line == "" else line.rstrip("\n")
@@ -184,6 +185,17 @@ class ConsoleUI:
             line = self._readline()
             return None if line is None else line.strip().lower()
         return _read_key(self.stdin)
+
+
+def _line_editing() -> None:
+    """Arrow keys, Home/End and history while typing an answer, as in any shell.
+
+    Without readline, input() reads the raw terminal: arrow keys type escape codes, and a line
+    ended by Ctrl-D instead of Enter loses its last character."""
+    try:
+        import readline  # noqa: F401  (importing it is what enables it)
+    except ImportError:  # pragma: no cover - Python built without readline
+        pass
 
 
 def _read_key(stream: TextIO) -> str | None:
