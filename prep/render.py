@@ -63,7 +63,16 @@ def question_table(
     return table
 
 
-def question_detail(bank: "Bank", question: "Question", *, show_answer: bool = True) -> Group:
+def prompt_panel(prompt: str, meta: Text, width: int, **panel: object) -> Panel:
+    """The prompt in a panel, its details in the bottom border when they fit there; in a narrow
+    terminal they go under the prompt instead, so nothing (the target time) is cut off."""
+    body = Text(prompt, style="bold")
+    if meta.cell_len + 6 <= width:
+        return Panel(body, subtitle=meta, subtitle_align="right", **panel)  # type: ignore[arg-type]
+    return Panel(Group(body, meta), **panel)  # type: ignore[arg-type]
+
+
+def question_detail(bank: "Bank", question: "Question", *, show_answer: bool = True, width: int = 80) -> Group:
     category = bank.category(question.id)
     meta = Text.assemble(
         (category.title, "bold"),
@@ -74,7 +83,7 @@ def question_detail(bank: "Bank", question: "Question", *, show_answer: bool = T
         f"  ·  target {question.target_seconds}s",
     )
     parts: list = [
-        Panel(Text(question.prompt, style="bold"), title=question.id, subtitle=meta, title_align="left")
+        prompt_panel(question.prompt, meta, width, title=question.id, title_align="left")
     ]
     if question.tags:
         parts.append(Text("tags: " + ", ".join(question.tags), style="dim"))

@@ -130,3 +130,11 @@ def test_debug_shows_the_traceback(run):
 
     with pytest.raises(NotFound):
         run("--debug", "show", "nope")
+
+
+def test_show_keeps_the_target_time_in_a_narrow_terminal(run):
+    for columns in ("80", "50"):
+        result = run("show", "dp-vs-mp", env={"COLUMNS": columns})
+        assert result.exit_code == 0
+        assert "target 60s" in result.output
+        assert max(len(line) for line in result.output.splitlines()) <= int(columns)

@@ -140,4 +140,5 @@ def show(
     if as_json:
         emit_json(question_json(bank, question))
         return
-    console().print(question_detail(bank, question, show_answer=not no_answer))
+    out = console()
+    out.print(question_detail(bank, question, show_answer=not no_answer, width=out.width))

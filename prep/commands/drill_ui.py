@@ -17,7 +17,7 @@ from rich.text import Text
 
 from ..grading import Grade
 from ..models import Question
-from ..render import KIND_STYLE, difficulty, grade_report
+from ..render import KIND_STYLE, difficulty, grade_report, prompt_panel
 from ..scheduler import RatingName
 from ..session import Choice, QueueItem, Session, parse_rating, spoken_seconds
 from ..wording import counted
@@ -55,14 +55,8 @@ class ConsoleUI:
         if self.interactive:
             self.out.print()
             self.out.print(
-                Panel(
-                    Text(question.prompt, style="bold"),
-                    title=f"[{position}/{total}] {label}",
-                    title_align="left",
-                    subtitle=Text(meta, style=KIND_STYLE.get(question.kind, "")),
-                    subtitle_align="right",
-                    border_style="cyan",
-                )
+                prompt_panel(question.prompt, Text(meta, style=KIND_STYLE.get(question.kind, "")), self.out.width,
+                             title=f"[{position}/{total}] {label}", title_align="left", border_style="cyan")
             )
         else:
             self.out.print(f"\n[{position}/{total}] {label} · {meta}\nQ ({question.id}): {question.prompt}")
