@@ -39,20 +39,36 @@ def grade_file(bank: Bank, path: Path) -> list[Graded]:
         raise UsageError(f"{display}: expected a list of {{question, answer}} mappings")
     problems, work = [], []
     for index, item in enumerate(items):
-        where = doc.locate((index,) if items is doc.data else ("attempts", index))
-        if not isinstance(item, dict) or not isinstance(item.get("question"), str) or not isinstance(
-            item.get("answer", ""), str
-        ):
-            problems.append(Problem(display, where[0], where[1], "expected a mapping with question and answer"))
-            continue
-        if item["question"] not in bank.questions:
-            problems.append(Problem(display, where[0], where[1], f"no question with id {item['question']!r}"))
-            continue
-        elapsed = item.get("elapsed")
-        if elapsed is not None and not isinstance(elapsed, (int, float)):
-            problems.append(Problem(display, where[0], where[1], "elapsed must be a number of seconds"))
-            continue
-        work.append((item["question"], item.get("answer") or "", elapsed))
+        path = (index,) if items is doc.data else ("attempts", index)
+        found = _attempt_problems(item, bank)
+        for key, message in found:
+            problems.append(doc.problem(path + ((key,) if key else ()), message))
+        if not found:
+            work.append((item["question"], item["answer"], item.get("elapsed")))
     if problems:
         raise InvalidInput(problems)
     return [grade_one(bank, qid, text, elapsed) for qid, text, elapsed in work]
+
+
+ATTEMPT_FIELDS = ("question", "answer", "elapsed")
+
+
+def _attempt_problems(item: object, bank: Bank) -> list[tuple[str | None, str]]:
+    """What is wrong with one attempt of a batch: (the field it concerns, message)."""
+    if not isinstance(item, dict):
+        return [(None, "expected a mapping with question and answer")]
+    found: list[tuple[str | None, str]] = [
+        (str(key), f"unknown field {key!r} (fields: {', '.join(ATTEMPT_FIELDS)})")
+        for key in item if key not in ATTEMPT_FIELDS
+    ]
+    for key in ("question", "answer"):
+        if key not in item:
+            found.append((None, f"missing field {key!r}"))
+        elif not isinstance(item[key], str):
+            found.append((key, f"{key} must be text"))
+    if isinstance(item.get("question"), str) and item["question"] not in bank.questions:
+        found.append(("question", f"no question with id {item['question']!r}"))
+    elapsed = item.get("elapsed")
+    if elapsed is not None and (isinstance(elapsed, bool) or not isinstance(elapsed, (int, float)) or elapsed < 0):
+        found.append(("elapsed", "elapsed must be a number of seconds, 0 or more"))
+    return found

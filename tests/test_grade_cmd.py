@@ -70,3 +70,23 @@ def test_grade_needs_an_id_or_a_file(run):
     result = run("grade", "--answer", "x")
     assert result.exit_code == 1
     assert "give a question ID" in result.output
+
+
+def test_grade_file_refuses_what_it_would_misread(run, tmp_path, monkeypatch):
+    """A typo in a field name is not an empty answer, and a negative time is not a time."""
+    monkeypatch.chdir(tmp_path)
+    attempts = write(tmp_path / "attempts.yaml", (
+        "- question: dp-vs-mp\n  answr: typo\n"
+        "- question: dp-vs-mp\n  answer: fine\n  extra: 1\n"
+        "- question: dp-vs-mp\n  answer: fine\n  elapsed: -3\n"
+        "- question: dp-vs-mp\n  answer: 5\n"
+    ))
+    result = run("grade", "--file", str(attempts), "--json")
+    assert result.exit_code == 2
+    lines = result.output.splitlines()
+    assert "attempts.yaml:2:3: unknown field 'answr' (fields: question, answer, elapsed)" in lines
+    assert "attempts.yaml:1:3: missing field 'answer'" in lines
+    assert "attempts.yaml:5:3: unknown field 'extra' (fields: question, answer, elapsed)" in lines
+    assert "attempts.yaml:8:3: elapsed must be a number of seconds, 0 or more" in lines
+    assert "attempts.yaml:10:3: answer must be text" in lines
+    assert "prep: the input has 5 problems; fix them and try again" in lines
