@@ -284,6 +284,27 @@ def test_edit_invalid_then_keep(run, odd_bank, tmp_path):
     assert "promt" in (odd_bank / "questions" / "parallelism.yaml").read_text()
 
 
+def test_edit_can_fix_what_was_kept_broken(run, odd_bank, tmp_path):
+    """After "keep anyway", the same question can still be opened, and fixed, with prep edit."""
+    path = odd_bank / "questions" / "parallelism.yaml"
+    breaking = {"EDITOR": _editor(tmp_path, "break.py", "path.write_text(path.read_text().replace('prompt:', 'promt:', 1))\n")}
+    assert run("edit", "dp-vs-mp", input="k\n", bank=odd_bank, env=breaking).exit_code == 2
+    fixing = {"EDITOR": _editor(tmp_path, "fix.py", "path.write_text(path.read_text().replace('promt:', 'prompt:', 1))\n")}
+    result = run("edit", "dp-vs-mp", bank=odd_bank, env=fixing)
+    assert result.exit_code == 0, result.output
+    assert "the bank is valid" in result.output
+    assert "promt" not in path.read_text()
+
+
+def test_edit_checks_the_file_when_the_editor_fails_after_saving(run, odd_bank, tmp_path):
+    editor = _editor(tmp_path, "crash.py", "path.write_text(path.read_text().replace('prompt:', 'promt:', 1))\n"
+                     "sys.exit(3)\n")
+    result = run("edit", "dp-vs-mp", input="r\n", bank=odd_bank, env={"EDITOR": editor})
+    assert "unknown field" in result.output or "promt" in result.output
+    assert result.output.count("reverted") == 1
+    assert "promt" not in (odd_bank / "questions" / "parallelism.yaml").read_text()
+
+
 def test_edit_passes_the_line_to_editors_that_take_it(tmp_path, monkeypatch):
     from prep import editing
 

@@ -190,18 +190,27 @@ def edit(
     """
     from ..bank import check_bank
     from ..editing import open_editor
+    from ..errors import PrepError
     from ..yamledit import atomic_write
 
     app: AppContext = ctx.obj
-    bank = app.bank()
-    bank.question(question_id)
-    origin = bank.answer_origin.get(question_id) if edit_answer else bank.question_origin[question_id]
-    if origin is None:
-        raise UsageError(f"{question_id!r} has no answer yet", hint=f"write one with `prep answer {question_id}`")
-    original = origin.file.read_bytes()
     location = app.bank_location()
+    # Not app.bank(): edit is how a bank with problems gets fixed, so it must open one.
+    bank, problems = check_bank(location)
+    origins = bank.answer_origin if edit_answer else bank.question_origin
+    origin = origins.get(question_id) or (_find_by_id(location, question_id, edit_answer) if problems else None)
+    if origin is None:
+        if question_id in bank.questions:
+            raise UsageError(f"{question_id!r} has no answer yet", hint=f"write one with `prep answer {question_id}`")
+        bank.question(question_id)  # raises NotFound with a did-you-mean
+    original = origin.file.read_bytes()
     while True:
-        open_editor(origin.file, origin.line)
+        try:
+            open_editor(origin.file, origin.line)
+        except PrepError:
+            if origin.file.read_bytes() == original:
+                raise  # the editor failed and the file is as it was
+            # The editor failed after the file was saved: check what it left, as after any edit.
         _, problems = check_bank(location)
         if not problems:
             typer.echo(f"saved; the bank is valid ({display_path(origin.file)})")
@@ -219,6 +228,28 @@ def edit(
         if choice == "k":
             typer.echo("kept with problems; `prep validate` lists them")
             raise typer.Exit(EXIT_INVALID_BANK)
+
+
+def _find_by_id(location, question_id: str, in_answers: bool):  # type: ignore[no-untyped-def]
+    """Where a question (or its answer) is written, found in the text: for a file that does not
+    load, so it has no place in the bank."""
+    import re
+
+    from ..bank import Origin
+    from ..paths import bank_files
+
+    key = "question" if in_answers else "id"
+    pattern = re.compile(rf"^[ \t-]*{key}:[ \t]*[\"']?{re.escape(question_id)}[\"']?[ \t]*(#.*)?$")
+    folder = location.answers if in_answers else location.questions
+    for path in bank_files(folder) if folder.is_dir() else []:
+        try:
+            lines = path.read_text(encoding="utf-8-sig", errors="replace").splitlines()
+        except OSError:
+            continue
+        for number, line in enumerate(lines, 1):
+            if pattern.match(line):
+                return Origin(path, number)
+    return None
 
 
 def mv(
