@@ -138,3 +138,19 @@ def test_show_keeps_the_target_time_in_a_narrow_terminal(run):
         assert result.exit_code == 0
         assert "target 60s" in result.output
         assert max(len(line) for line in result.output.splitlines()) <= int(columns)
+
+
+def test_help_names_values_in_words_not_python_types(run):
+    """Every option's value is named for the user (TEXT, N, FILE), not by its Python type.
+    (Arguments keep typer's own "ID <str>" form: it has no setting for them.)"""
+    from prep.cli import COMMANDS
+
+    commands = [[name] for name in COMMANDS if name not in ("export", "state")]
+    commands += [["export", sub] for sub in ("cram", "anki", "csv")]
+    commands += [["state", sub] for sub in ("export", "import", "check", "prune")]
+    for command in commands:
+        result = run(*command, "--help", env={"COLUMNS": "200"})
+        assert result.exit_code == 0, command
+        options = [line for line in result.output.splitlines() if line.lstrip().startswith("-")]
+        for python_type in ("<str>", "<list[", "range>", "<int>", "<float>"):
+            assert not [line for line in options if python_type in line], (command, python_type)

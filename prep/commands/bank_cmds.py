@@ -12,16 +12,16 @@ from ..errors import EXIT_INVALID_BANK
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 CategoryOption = Annotated[
     Optional[list[str]],
-    typer.Option("--category", "-c", help="Only this category (repeat for several).", show_default=False),
+    typer.Option("--category", "-c", metavar="CATEGORY", help="Only this category (repeat for several).", show_default=False),
 ]
 TagOption = Annotated[
     Optional[list[str]],
-    typer.Option("--tag", "-t", help="Only questions with this tag (repeat for any of several).", show_default=False),
+    typer.Option("--tag", "-t", metavar="TAG", help="Only questions with this tag (repeat for any of several).", show_default=False),
 ]
 KindOption = Annotated[
     Optional[list[str]],
     typer.Option(
-        "--kind", "-k", help="Only this kind: technical, behavioral, strategy or ask (repeatable).",
+        "--kind", "-k", metavar="KIND", help="Only this kind: technical, behavioral, strategy or ask (repeatable).",
         show_default=False,
     ),
 ]
@@ -71,7 +71,7 @@ def list_questions(
     kind: KindOption = None,
     search: Annotated[
         Optional[str],
-        typer.Option("--search", "-s", help="Fuzzy text to look for in ids, prompts, key points, tags and answers."),
+        typer.Option("--search", "-s", metavar="TEXT", help="Fuzzy text to look for in ids, prompts, key points, tags and answers."),
     ] = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -92,7 +92,7 @@ def list_questions(
 def search(
     ctx: typer.Context,
     text: Annotated[str, typer.Argument(help="What to look for; typos and word order are tolerated.")],
-    limit: Annotated[int, typer.Option("--limit", "-n", min=1, help="Show at most this many matches.")] = 20,
+    limit: Annotated[int, typer.Option("--limit", "-n", metavar="N", min=1, help="Show at most this many matches.")] = 20,
     as_json: JsonOption = False,
 ) -> None:
     """Fuzzy-search prompts, key points, tags and answers, best match first."""

@@ -24,11 +24,11 @@ def drill(
     tag: TagOption = None,
     kind: KindOption = None,
     new: Annotated[
-        Optional[int], typer.Option("--new", "-n", min=0, help="New cards allowed today (default 10, or the config).",
+        Optional[int], typer.Option("--new", "-n", metavar="N", min=0, help="New cards allowed today (default 10, or the config).",
                                     show_default=False)
     ] = None,
     limit: Annotated[
-        Optional[int], typer.Option("--limit", "-l", min=1, help="Stop after this many cards.", show_default=False)
+        Optional[int], typer.Option("--limit", "-l", metavar="N", min=1, help="Stop after this many cards.", show_default=False)
     ] = None,
     shuffle: Annotated[bool, typer.Option("--shuffle", help="Shuffle the order of due and new cards.")] = False,
     cram: Annotated[
@@ -39,12 +39,12 @@ def drill(
         typer.Option("--mode", "-m", help="type: type answers and get graded; flip: reveal and self-grade; "
                      "mock: a timed mock interview with a report at the end."),
     ] = DrillMode.type,
-    count: Annotated[int, typer.Option("--count", min=1, help="Questions in a mock interview.")] = 8,
+    count: Annotated[int, typer.Option("--count", metavar="N", min=1, help="Questions in a mock interview.")] = 8,
     record: Annotated[
         bool, typer.Option("--record", help="Mock mode: let the mock interview's grades update the schedule.")
     ] = False,
     retention: Annotated[
-        Optional[float], typer.Option("--retention", min=0.5, max=0.99,
+        Optional[float], typer.Option("--retention", metavar="0.5-0.99", min=0.5, max=0.99,
                                       help="Desired retention for scheduling (default 0.9, or the config).",
                                       show_default=False)
     ] = None,

@@ -19,7 +19,7 @@ export_app = typer.Typer(
 )
 
 OutputOption = Annotated[
-    Optional[Path], typer.Option("--output", "-o", help="File to write (default: standard output).",
+    Optional[Path], typer.Option("--output", "-o", metavar="FILE", help="File to write (default: standard output).",
                                  show_default=False)
 ]
 
@@ -49,7 +49,7 @@ def cram(
     category: CategoryOption = None,
     tag: TagOption = None,
     kind: KindOption = None,
-    weakest: Annotated[Optional[int], typer.Option("--weakest", min=1, help="Only the N weakest questions "
+    weakest: Annotated[Optional[int], typer.Option("--weakest", metavar="N", min=1, help="Only the N weakest questions "
                        "(lowest recall probability, most lapses), weakest first.", show_default=False)] = None,
     due: Annotated[bool, typer.Option("--due", help="Only questions due now.")] = False,
     questions_only: Annotated[bool, typer.Option("--questions-only", help="A practice sheet: prompts only, "
@@ -79,7 +79,7 @@ def cram(
 @export_app.command("anki")
 def anki(
     ctx: typer.Context,
-    output: Annotated[Path, typer.Option("--output", "-o", help="The .apkg file to write.")],
+    output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE", help="The .apkg file to write.")],
     category: CategoryOption = None,
     tag: TagOption = None,
     kind: KindOption = None,
@@ -119,7 +119,7 @@ def import_file(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(help="CSV/TSV with a header row (as `prep export csv` writes), or "
                                                "Anki's 'Notes in Plain Text' export.")],
-    category: Annotated[str, typer.Option("--category", "-c", help="Category to add the questions to "
+    category: Annotated[str, typer.Option("--category", "-c", metavar="CATEGORY", help="Category to add the questions to "
                                           "(created if new).")],
     as_json: Annotated[bool, typer.Option("--json", help="Print what was added and skipped as JSON.")] = False,
 ) -> None:

@@ -19,17 +19,17 @@ def grade(
     ] = None,
     answer: Annotated[
         Optional[str],
-        typer.Option("--answer", "-a", help="The attempt to grade. Without it, read from standard input.",
+        typer.Option("--answer", "-a", metavar="TEXT", help="The attempt to grade. Without it, read from standard input.",
                      show_default=False),
     ] = None,
     elapsed: Annotated[
         Optional[float],
-        typer.Option("--elapsed", min=0, help="Seconds the answer took; enables the 'easy' rating.",
+        typer.Option("--elapsed", metavar="SECONDS", min=0, help="Seconds the answer took; enables the 'easy' rating.",
                      show_default=False),
     ] = None,
     file: Annotated[
         Optional[Path],
-        typer.Option("--file", "-f", help="Grade a YAML list of {question, answer[, elapsed]} attempts.",
+        typer.Option("--file", "-f", metavar="FILE", help="Grade a YAML list of {question, answer[, elapsed]} attempts.",
                      show_default=False),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (one object; a list with --file).")] = False,

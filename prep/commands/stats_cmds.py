@@ -71,7 +71,7 @@ def history(
 
 def optimize(
     ctx: typer.Context,
-    min_reviews: Annotated[int, typer.Option("--min-reviews", min=1, help="Reviews needed before fitting.")] = 100,
+    min_reviews: Annotated[int, typer.Option("--min-reviews", metavar="N", min=1, help="Reviews needed before fitting.")] = 100,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Fit personal FSRS parameters to your review history; the scheduler then uses them."""
