@@ -105,6 +105,8 @@ def _question_block(bank: Bank, q: Question, options: CramOptions) -> list[str]:
         out += ["Follow-ups: " + "; ".join(links), ""]
     if q.pitfalls:
         out += ["**Don't say:**", ""] + [f"- {md_inline(p.text)}" for p in q.pitfalls] + [""]
+    if q.notes:
+        out += [f"**Notes:** {md_inline(q.notes)}", ""]
     return out
 
 

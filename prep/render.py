@@ -98,6 +98,9 @@ def question_detail(bank: "Bank", question: "Question", *, show_answer: bool = T
         parts.append(Text("\nDon't say", style="bold underline red"))
         for pitfall in question.pitfalls:
             parts.append(Text("  ✗ ", style="red") + Text(pitfall.text))
+    if question.notes:
+        parts.append(Text("\nNotes", style="bold underline"))
+        parts.append(Text(question.notes))
     answer = bank.answers.get(question.id)
     if show_answer and answer:
         label = "Your answer" if answer.source == "own" else "Model answer"

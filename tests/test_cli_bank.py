@@ -154,3 +154,13 @@ def test_help_names_values_in_words_not_python_types(run):
         options = [line for line in result.output.splitlines() if line.lstrip().startswith("-")]
         for python_type in ("<str>", "<list[", "range>", "<int>", "<float>"):
             assert not [line for line in options if python_type in line], (command, python_type)
+
+
+def test_notes_are_shown_and_in_the_cram_sheet(run, tmp_path):
+    from .conftest import write
+
+    bank = tmp_path / "noted"
+    write(bank / "questions" / "c.yaml", "category: c\ntitle: C\nquestions:\n  - id: noted\n"
+          "    prompt: What is a KV cache?\n    notes: asked twice at the onsite\n")
+    assert "asked twice at the onsite" in run("show", "noted", bank=bank).output
+    assert "**Notes:** asked twice at the onsite" in run("export", "cram", bank=bank).output
