@@ -149,6 +149,9 @@ def add_question(
     existing = bank.categories.get(category)
     created = []
     if existing is not None:
+        if title is not None and title != existing.title:
+            raise UsageError(f"category {category!r} already exists, titled {existing.title!r}; --title only "
+                             "names a new category (edit the file to rename it)")
         path = existing.file
         try:
             text = append_to_sequence(_read(path), "questions", item)

@@ -300,7 +300,9 @@ def heatmap(days: list) -> list[Text]:  # type: ignore[type-arg]
         grid[offset % 7][offset // 7] = _SHADES[level] if n else "·"
     names = ["Mon", "   ", "Wed", "   ", "Fri", "   ", "Sun"]
     rows = [Text(f"  {names[i]} " + " ".join(grid[i]), style="green") for i in range(7)]
-    rows.append(Text(f"      less {_SHADES[1]}{_SHADES[2]}{_SHADES[3]}{_SHADES[4]} more (max {top}/day)", style="dim"))
+    busiest = max(d["reviews"] for d in days)
+    scale = f"max {busiest}/day" if busiest else "no reviews yet"
+    rows.append(Text(f"      less {_SHADES[1]}{_SHADES[2]}{_SHADES[3]}{_SHADES[4]} more ({scale})", style="dim"))
     return rows
 
 

@@ -441,3 +441,15 @@ def test_exception_during_add_leaves_the_bank_unchanged(run, odd_bank, monkeypat
     result = run("add", "-c", "parallelism", "-p", "Crash?", bank=odd_bank)
     assert result.exit_code != 0
     assert path.read_bytes() == before
+
+
+def test_add_title_for_an_existing_category_is_refused(run, odd_bank):
+    result = run("add", "-c", "parallelism", "-p", "What is FSDP?", "--title", "Another title", bank=odd_bank)
+    assert result.exit_code == 1
+    assert "already exists, titled" in result.output
+    assert "What is FSDP?" not in (odd_bank / "questions" / "parallelism.yaml").read_text()
+
+
+def test_mv_to_the_same_id_says_so(run, odd_bank):
+    result = run("mv", "dp-vs-mp", "dp-vs-mp", bank=odd_bank)
+    assert result.exit_code == 1 and "already has that id" in result.output

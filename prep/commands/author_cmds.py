@@ -265,6 +265,8 @@ def mv(
     app: AppContext = ctx.obj
     bank = app.bank()
     bank.question(old)
+    if new == old:
+        raise UsageError(f"{old!r} already has that id; nothing to rename")
     with Store(app.state_path) as store:
         if store.has_history(new):
             raise UsageError(f"the review history already has entries for {new!r}; choose another id")
