@@ -152,6 +152,15 @@ def append_to_sequence(text: str, key: str, item: dict[str, Any]) -> str:
     insert_at = seq.value[-1].end_mark.index
     if insert_at and text[insert_at - 1] != "\n":
         insert_at = next_line(text, insert_at)
+    # The last item's node runs over the blank and comment lines after it; comments left of the
+    # list's dashes are about the file, not the item, and stay after the new item.
+    first_line = line_start(text, seq.value[-1].start_mark.index)
+    while insert_at > first_line:
+        previous = line_start(text, insert_at - 1)
+        line = text[previous:insert_at]
+        if line.strip() and not (line.lstrip().startswith("#") and len(line) - len(line.lstrip()) < indent):
+            break
+        insert_at = previous
     head = _with_newline(text[:insert_at]) if insert_at == len(text) else text[:insert_at]
     return head + render_item(item, indent) + text[insert_at:]
 

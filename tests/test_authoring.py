@@ -453,3 +453,14 @@ def test_add_title_for_an_existing_category_is_refused(run, odd_bank):
 def test_mv_to_the_same_id_says_so(run, odd_bank):
     result = run("mv", "dp-vs-mp", "dp-vs-mp", bank=odd_bank)
     assert result.exit_code == 1 and "already has that id" in result.output
+
+
+def test_add_goes_before_a_comment_about_the_whole_file(run, tmp_path):
+    bank = tmp_path / "commented"
+    write(bank / "questions" / "c.yaml", "category: c\ntitle: C\nquestions:\n  - id: a1\n    prompt: First question?\n"
+          "    # about a1\n\n# notes about this file\n")
+    assert run("add", "-c", "c", "-p", "Second question?", "--id", "a2", bank=bank).exit_code == 0
+    text = (bank / "questions" / "c.yaml").read_text()
+    assert text.startswith("category: c\ntitle: C\nquestions:\n  - id: a1\n    prompt: First question?\n"
+                           "    # about a1\n  - id: a2\n")
+    assert text.endswith("\n\n# notes about this file\n")
