@@ -66,7 +66,10 @@ def test_add_appends_a_block_and_keeps_every_other_byte(run, odd_bank):
     change = json.loads(result.output)
     assert change["id"] == "nccl-s-ring-all-reduce-cost"
     after = path.read_text()
-    assert after.startswith(before)  # nothing before the new block moved by a byte
+    # Nothing moved by a byte: the new block goes before the file's closing comment.
+    closing = "# trailing comment at the end\n"
+    assert before.endswith(closing) and after.endswith(closing)
+    assert after.startswith(before.removesuffix(closing))
     added = yaml.safe_load(after)["questions"][-1]
     assert added["key_points"][0] == {"text": "each GPU sends 2(N-1)/N of the data", "aliases": ["bandwidth optimal"]}
     assert _load(odd_bank).questions[change["id"]].tags == ("nccl",)
@@ -82,8 +85,9 @@ def test_files_keep_crlf_line_ends_and_bom(run, odd_bank):
     assert data.startswith(b"\xef\xbb\xbf")
     assert data.count(b"\n") == data.count(b"\r\n")
     text = data.decode("utf-8-sig").replace("\r\n", "\n")
-    assert text.startswith(original.replace("zero-stages", "zero-sharding"))
-    assert "What is FSDP?" in text
+    closing = "# trailing comment at the end\n"
+    assert text.startswith(original.replace("zero-stages", "zero-sharding").removesuffix(closing))
+    assert "What is FSDP?" in text and text.endswith(closing)
 
 
 def test_add_creates_a_new_category_file(run, odd_bank):
