@@ -98,9 +98,14 @@ def _represent_text(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
     return dumper.represent_scalar("tag:yaml.org,2002:str", value.strip("\n") + ("\n" if style else ""), style=style)
 
 
+FLOW_LIST_WIDTH = 60  # a list of plain values longer than this is written one item a line
+
+
 def _represent_list(dumper: yaml.SafeDumper, value: list) -> yaml.Node:
-    # Short lists of plain values read best inline ([a, b]); lists of mappings as blocks.
-    flow = all(isinstance(v, (str, int, float)) and "\n" not in str(v) for v in value)
+    # Short lists of plain values read best inline ([a, b]); long ones and lists of mappings as
+    # blocks, as a person would write them (a wrapped [flow, list] is hard to edit).
+    flow = (all(isinstance(v, (str, int, float)) and "\n" not in str(v) for v in value)
+            and sum(len(str(v)) + 2 for v in value) <= FLOW_LIST_WIDTH)
     return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
 
 
@@ -120,32 +125,60 @@ def dump(data: Any) -> str:
 
 def render_item(data: dict[str, Any], indent: int) -> str:
     """One sequence item ('- key: value' lines) indented at *indent* columns, ending in a newline."""
-    dumped = dump([data])
+    return render_items([data], indent)[0]
+
+
+def render_items(items: list[dict[str, Any]], indent: int) -> tuple[str, list[int]]:
+    """Sequence items indented at *indent* columns, dumped in one go, and the 0-based line (within
+    the returned text) where each item starts."""
     pad = " " * indent
-    lines = dumped.rstrip("\n").splitlines()
-    return "".join((pad + line if line.strip() else "") + "\n" for line in lines)
+    lines = dump(list(items)).rstrip("\n").split("\n")
+    # Nested lists are indented and block text is indented under its key, so a "-" in column 0
+    # of the dump can only start one of the items.
+    starts = [n for n, line in enumerate(lines) if line == "-" or line.startswith("- ")]
+    return "".join((pad + line if line.strip() else "") + "\n" for line in lines), starts
 
 
 def append_to_sequence(text: str, key: str, item: dict[str, Any]) -> str:
     """Append *item* to the top-level block sequence *key* without touching other bytes."""
+    return append_items(text, key, [item])[0]
+
+
+def append_items(text: str, key: str, items: list[dict[str, Any]]) -> tuple[str, list[int]]:
+    """Append *items* to the top-level block sequence *key* without touching other bytes.
+
+    The text is composed once, whatever the number of items (appending one at a time is
+    quadratic in the size of the file). Returns the new text and the 1-based line where each
+    item starts in it.
+    """
+    if not items:
+        return text, []
+    head, indent, tail = _append_point(text, key)
+    rendered, starts = render_items(items, indent)
+    first = head.count("\n") + 1
+    return head + rendered + tail, [first + n for n in starts]
+
+
+def _append_point(text: str, key: str) -> tuple[str, int, str]:
+    """Where items appended to *key* go: the text before them, their indent, the text after."""
     root = compose(text)
     if root is None:  # a new or empty file
-        return _with_newline(text) + f"{key}:\n" + render_item(item, 2)
+        return _with_newline(text) + f"{key}:\n", 2, ""
     if not isinstance(root, yaml.MappingNode):
         raise EditError("the file's top level is not a mapping")
     seq = mapping_value(root, key)
     if seq is None:
-        return _with_newline(text) + f"{key}:\n" + render_item(item, 2)
+        return _with_newline(text) + f"{key}:\n", 2, ""
     empty_scalar = isinstance(seq, yaml.ScalarNode) and seq.value == "" and seq.tag.endswith(":null")
     if not (isinstance(seq, yaml.SequenceNode) or empty_scalar):
         raise EditError(f"'{key}' is not a list")
     if empty_scalar or not seq.value:
-        # `key: []` or `key:` alone: the item becomes the first entry of a block list.
+        # `key: []` or `key:` alone: the items become the first entries of a block list.
         before = text[: seq.start_mark.index].rstrip(" ")
         after = text[seq.end_mark.index :]
         newline = after.find("\n")
         same_line, rest = (after, "") if newline == -1 else (after[:newline], after[newline + 1 :])
-        return before + same_line.rstrip() + "\n" + render_item(item, 2) + rest
+        return before + same_line.rstrip() + "\n", 2, rest
     if seq.flow_style:
         raise EditError(f"'{key}' is written as a [flow, list]; prep only appends to block lists")
     indent = _dash_column(text, seq.value[0].start_mark.index)
@@ -162,7 +195,7 @@ def append_to_sequence(text: str, key: str, item: dict[str, Any]) -> str:
             break
         insert_at = previous
     head = _with_newline(text[:insert_at]) if insert_at == len(text) else text[:insert_at]
-    return head + render_item(item, indent) + text[insert_at:]
+    return head, indent, text[insert_at:]
 
 
 def _dash_column(text: str, item_start: int) -> int:
