@@ -331,7 +331,7 @@ def _validate(
     except ValidationError as exc:
         for error in exc.errors(include_url=False):
             loc = tuple(error["loc"])
-            problems.append(doc.problem(loc, _message(error, model), _dotted(loc)))
+            problems.append(doc.problem(loc, validation_message(error, model), dotted_path(loc)))
     item_model = Question if model is CategoryFile else Answer
     raw_items = doc.data.get(list_key)
     items = []
@@ -347,14 +347,15 @@ def _validate(
     return header, items
 
 
-def _dotted(loc: PathKey) -> str:
+def dotted_path(loc: PathKey) -> str:
     text = ""
     for part in loc:
         text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
     return text
 
 
-def _message(error: dict, root: type[BaseModel]) -> str:
+def validation_message(error: dict, root: type[BaseModel]) -> str:
+    """A pydantic error as a short message in prep's words."""
     loc = tuple(error["loc"])
     kind = error["type"]
     if kind == "extra_forbidden":

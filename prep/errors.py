@@ -46,14 +46,14 @@ class Problem:
 
     file: str
     line: int  # 1-based; 0 when the problem concerns the whole file
-    column: int  # 1-based; 0 when unknown
+    column: int  # 1-based; 0 when unknown or meaningless (a record of a CSV file): not printed
     message: str
     path: str = ""  # field path inside the document, e.g. questions[3].key_points[0].text
 
     def __str__(self) -> str:
         where = self.file
         if self.line:
-            where += f":{self.line}:{self.column or 1}"
+            where += f":{self.line}:{self.column}" if self.column else f":{self.line}"
         field = f"{self.path}: " if self.path else ""
         return f"{where}: {field}{self.message}"
 
@@ -89,6 +89,15 @@ class BankInvalid(InvalidInput):
     """The bank failed validation."""
 
     subject = "the bank"
+
+
+class ImportInvalid(InvalidInput):
+    """Rows of a file given to `prep import` are invalid: every one is listed, nothing is written."""
+
+    def __init__(self, file: str, problems: list[Problem]) -> None:
+        self.subject = file
+        super().__init__(problems)
+        self.hint = "nothing was imported"
 
 
 class WriteFailed(PrepError):

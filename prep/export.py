@@ -1,14 +1,12 @@
-"""Exports: a markdown cram sheet, an Anki package, CSV; and the CSV/Anki-text import parser.
+"""Exports: a markdown cram sheet and an Anki package (CSV, in and out, is in ``csvio``).
 
 Everything here returns text or writes the one file asked for; nothing prints.
 """
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import html
-import io
 import os
 import re
 from collections.abc import Sequence
@@ -17,7 +15,6 @@ from datetime import datetime
 from pathlib import Path
 
 from .bank import Bank
-from .errors import InvalidInput, Problem, UsageError, display_path
 from .models import Question
 
 # --- markdown ------------------------------------------------------------------------------
@@ -177,127 +174,3 @@ def _html_list(items: list[str]) -> str:
 
 def _anki_tag(tag: str) -> str:
     return re.sub(r"\s+", "_", tag.strip())
-
-
-# --- CSV -----------------------------------------------------------------------------------
-
-CSV_COLUMNS = ("id", "category", "prompt", "key_points", "pitfalls", "answer", "tags", "kind", "difficulty",
-               "target_seconds")
-LIST_SEPARATOR = " ;; "  # inside a cell: key points, pitfalls; aliases follow " | " within an item
-
-
-def to_csv(bank: Bank, questions: Sequence[Question], delimiter: str = ",") -> str:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter=delimiter, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for q in questions:
-        writer.writerow([
-            q.id,
-            bank.category_of[q.id],
-            q.prompt,
-            LIST_SEPARATOR.join(" | ".join(k.phrasings) for k in q.key_points),
-            LIST_SEPARATOR.join(" | ".join(p.phrasings) for p in q.pitfalls),
-            bank.answer_text(q.id) or "",
-            " ".join(q.tags),
-            q.kind,
-            q.difficulty,
-            q.target_seconds,
-        ])
-    return buffer.getvalue()
-
-
-@dataclass(frozen=True)
-class ImportRow:
-    line: int
-    prompt: str
-    key_points: list[str]
-    pitfalls: list[str]
-    answer: str
-    tags: list[str]
-    kind: str = "technical"
-    difficulty: int = 2
-    target_seconds: int = 60
-    id: str | None = None
-
-
-def parse_import(path: Path) -> list[ImportRow]:
-    """Rows of a CSV/TSV file with a header, or of Anki's "Notes in Plain Text" export."""
-    display = display_path(path)
-    try:
-        raw = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{display}: cannot read: {exc}") from None
-    lines = raw.splitlines(keepends=True)
-    headers: dict[str, str] = {}
-    skipped = 0
-    while skipped < len(lines) and lines[skipped].startswith("#") and ":" in lines[skipped]:
-        key, _, value = lines[skipped][1:].strip().partition(":")
-        headers[key.strip().lower()] = value.strip()
-        skipped += 1
-    body = "".join(lines[skipped:])
-    anki = bool(headers)
-    delimiter = _delimiter(headers.get("separator"), body, path)
-    reader = csv.reader(io.StringIO(body), delimiter=delimiter)
-    rows = list(reader)
-    problems: list[Problem] = []
-    result: list[ImportRow] = []
-    if anki:
-        is_html = headers.get("html", "false").lower() == "true"
-        tags_column = int(headers["tags column"]) - 1 if headers.get("tags column", "").isdigit() else None
-        for offset, row in enumerate(rows):
-            line = skipped + offset + 1
-            if not any(cell.strip() for cell in row):
-                continue
-            if len(row) < 2:
-                problems.append(Problem(display, line, 1, "expected at least a front and a back field"))
-                continue
-            clean = [_strip_html(c) if is_html else c for c in row]
-            tags = clean[tags_column].split() if tags_column is not None and tags_column < len(clean) else []
-            result.append(ImportRow(line, clean[0].strip(), [], [], clean[1].strip(), tags))
-    else:
-        if not rows:
-            raise UsageError(f"{display}: the file is empty")
-        header = [h.strip().lower() for h in rows[0]]
-        if "prompt" not in header:
-            raise UsageError(f"{display}:1: a header row with a 'prompt' column is required "
-                             f"(columns: {', '.join(CSV_COLUMNS)})")
-        col = {name: header.index(name) for name in header}
-        for offset, row in enumerate(rows[1:], start=2):
-            if not any(cell.strip() for cell in row):
-                continue
-
-            def cell(name: str, default: str = "") -> str:
-                i = col.get(name)
-                return row[i].strip() if i is not None and i < len(row) else default
-
-            try:
-                difficulty = int(cell("difficulty", "2") or 2)
-                target = int(cell("target_seconds", "60") or 60)
-            except ValueError:
-                problems.append(Problem(display, offset, 1, "difficulty and target_seconds must be whole numbers"))
-                continue
-            result.append(ImportRow(
-                offset, cell("prompt"),
-                [k for k in cell("key_points").split(LIST_SEPARATOR.strip()) if k.strip()],
-                [p for p in cell("pitfalls").split(LIST_SEPARATOR.strip()) if p.strip()],
-                cell("answer"), cell("tags").split(), cell("kind", "technical") or "technical", difficulty, target,
-                cell("id") or None,
-            ))
-    if problems:
-        raise InvalidInput(problems)
-    return result
-
-
-def _delimiter(declared: str | None, body: str, path: Path) -> str:
-    names = {"tab": "\t", "comma": ",", "semicolon": ";", "pipe": "|", "space": " ", "colon": ":"}
-    if declared:
-        return names.get(declared.lower(), declared[:1])
-    if path.suffix.lower() in (".tsv", ".tab"):
-        return "\t"
-    first = body.split("\n", 1)[0]
-    return "\t" if first.count("\t") > first.count(",") else ","
-
-
-def _strip_html(text: str) -> str:
-    text = re.sub(r"(?i)<br\s*/?>|</(p|div|li)>", "\n", text)
-    return html.unescape(re.sub(r"<[^>]+>", "", text)).strip()

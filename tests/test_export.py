@@ -1,17 +1,16 @@
-"""Exports checked against real parsers: markdown-it for the cram sheet, Anki's own backend for .apkg."""
+"""Exports checked against real parsers: markdown-it for the cram sheet, Anki's own backend for .apkg.
+
+CSV export and import are tested in test_csv.py."""
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 from datetime import datetime, timezone
 
 import pytest
 from markdown_it import MarkdownIt
 
 from prep.bank import load_bank
-from prep.export import cram_sheet, md_inline, parse_import
+from prep.export import cram_sheet, md_inline
 from prep.paths import BankLocation
 
 from .conftest import write
@@ -140,48 +139,6 @@ def test_export_cram_due(run):
     run("drill", "--category", "parallelism", "--limit", "1", input="nothing\n\n1\nn\n", env=env)
     result = run("export", "cram", "--due", env={"PREP_NOW": "2026-03-02T10:00:00+00:00"})
     assert result.output.count("### ") == 1 and "dp-vs-mp" in result.output
-
-
-def test_csv_round_trip(run, tmp_path, bank_dir):
-    exported = run("export", "csv").output
-    rows = list(csv.DictReader(io.StringIO(exported)))
-    assert len(rows) == 4 and any(r["key_points"].count(" ;; ") == 2 for r in rows)
-    # Import into a fresh bank, export again: the same questions come back.
-    fresh = tmp_path / "fresh"
-    (fresh / "questions").mkdir(parents=True)
-    path = tmp_path / "all.csv"
-    path.write_text(exported)
-    result = run("import", str(path), "--category", "imported", "--json", bank=fresh)
-    assert result.exit_code == 0, result.output
-    assert len(json.loads(result.output)["added"]) == 4
-    again = list(csv.DictReader(io.StringIO(run("export", "csv", bank=fresh).output)))
-    strip = lambda r: {k: v for k, v in r.items() if k != "category"}  # noqa: E731
-    assert sorted(map(strip, again), key=lambda r: r["id"]) == sorted(map(strip, rows), key=lambda r: r["id"])
-
-
-def test_import_skips_duplicate_prompts(run, tmp_path):
-    path = write(tmp_path / "in.tsv", "prompt\tanswer\nWhat do the three ZeRO stages shard?\tdup\n"
-                                      "What is tensor parallelism?\tSplitting matrices.\n"
-                                      "what is TENSOR parallelism\tdup again\n")
-    result = run("import", str(path), "--category", "parallelism", "--json")
-    data = json.loads(result.output)
-    assert data["added"] == ["tensor-parallelism"]
-    assert [s["line"] for s in data["skipped"]] == [2, 4]
-
-
-def test_import_anki_plain_text(tmp_path):
-    path = write(tmp_path / "notes.txt", "#separator:tab\n#html:true\n#tags column:3\n"
-                                         "What is <b>FSDP</b>?\tShards params, grads<br>and optimizer state\tdistributed fsdp\n")
-    [row] = parse_import(path)
-    assert (row.prompt, row.answer, row.tags) == ("What is FSDP?", "Shards params, grads\nand optimizer state",
-                                                  ["distributed", "fsdp"])
-    assert row.line == 4
-
-
-def test_import_needs_a_prompt_column(run, tmp_path):
-    path = write(tmp_path / "bad.csv", "question,answer\nx,y\n")
-    result = run("import", str(path), "--category", "x")
-    assert result.exit_code == 1 and "'prompt' column" in result.output
 
 
 def test_anki_package_imports_into_real_anki_without_duplicates(run, tmp_path, bank_dir):

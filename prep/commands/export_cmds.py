@@ -104,11 +104,13 @@ def csv_export(
     kind: KindOption = None,
     tsv: Annotated[bool, typer.Option("--tsv", help="Tab-separated instead of comma-separated.")] = False,
 ) -> None:
-    """CSV with a header row: id, category, prompt, key_points, pitfalls, answer, tags, ...
+    """CSV with a header row and one row per question, which `prep import` reads back unchanged.
 
-    Key points and pitfalls are joined with ' ;; ', aliases with ' | ', so `prep import` reads it back.
+    Columns: id, category, prompt, key_points, pitfalls, answer, tags, kind, difficulty,
+    target_seconds, answer_source, follow_ups, notes, category_title. List cells (key points,
+    pitfalls, tags, follow-ups) hold JSON lists.
     """
-    from ..export import to_csv
+    from ..csvio import to_csv
 
     app: AppContext = ctx.obj
     bank, questions = _selected(app, category, tag, kind)
@@ -121,20 +123,25 @@ def import_file(
                                                "Anki's 'Notes in Plain Text' export.")],
     category: Annotated[str, typer.Option("--category", "-c", metavar="CATEGORY", help="Category to add the questions to "
                                           "(created if new).")],
+    title: Annotated[Optional[str], typer.Option("--title", help="Title of a new category (default: the "
+                     "file's category_title for that category, else one made from its name).",
+                     show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print what was added and skipped as JSON.")] = False,
 ) -> None:
     """Import questions, appended to a category file the way `prep add` writes them."""
-    from ..authoring import import_rows
-    from ..export import parse_import
+    from ..csvio import parse_import
+    from ..importing import import_rows
 
     app: AppContext = ctx.obj
     if not file.is_file():
         raise UsageError(f"no such file: {file}")
-    rows = parse_import(file)
-    result = import_rows(app.bank_location(), app.bank(), rows, category)
+    source = parse_import(file)
+    result = import_rows(app.bank_location(), app.bank(), source, category, title)
     if as_json:
         emit_json(result.to_dict())
         return
     typer.echo(f"added {counted(len(result.added), 'question')} to {category}")
-    for line, reason in result.skipped:
-        typer.echo(f"{display_path(file)}:{line}: skipped: {reason}", err=True)
+    notes = [(line, f"skipped: {reason}") for line, reason in result.skipped]
+    notes += [(line, f"id {old!r} is taken; imported as {new!r}") for line, old, new in result.renamed]
+    for line, note in sorted(notes):
+        typer.echo(f"{source.file}:{line}: {note}", err=True)
