@@ -123,7 +123,7 @@ def import_file(
                                                "Anki's 'Notes in Plain Text' export.")],
     category: Annotated[str, typer.Option("--category", "-c", metavar="CATEGORY", help="Category to add the questions to "
                                           "(created if new).")],
-    title: Annotated[Optional[str], typer.Option("--title", help="Title of a new category (default: the "
+    title: Annotated[Optional[str], typer.Option("--title", metavar="TEXT", help="Title of a new category (default: the "
                      "file's category_title for that category, else one made from its name).",
                      show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print what was added and skipped as JSON.")] = False,
