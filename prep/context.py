@@ -31,9 +31,11 @@ class AppContext:
             self._bank = load_bank(self.bank_location())
         return self._bank
 
-    def open_schedule(self, retention: float | None = None, new: int | None = None):  # type: ignore[no-untyped-def]
+    def open_schedule(self, retention: float | None = None, new: int | None = None, *,  # type: ignore[no-untyped-def]
+                      write: bool = True):
         """Drill settings (config < options), the state store, and a scheduler using the
-        personal FSRS weights `prep optimize` saved, if any."""
+        personal FSRS weights `prep optimize` saved, if any. *write*: the command records
+        reviews, so a database that cannot be written is refused up front."""
         from dataclasses import replace
 
         from . import config
@@ -41,7 +43,7 @@ class AppContext:
         from .store import Store
 
         settings = config.load(self.config_path, overrides={"desired_retention": retention, "new_per_day": new})
-        store = Store(self.state_path)
+        store = Store(self.state_path, write=write)
         personal = store.fsrs_parameters()
         scheduler = Scheduler(replace(settings.scheduler, parameters=personal) if personal else settings.scheduler)
         return settings, store, scheduler

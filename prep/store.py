@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -17,67 +17,10 @@ from pathlib import Path
 
 from .errors import StateError
 from .scheduler import CardState, format_time, parse_time
-
-BUSY_TIMEOUT_MS = 10_000  # another prep process may hold the write lock briefly
-
-
-def _script(db: sqlite3.Connection, sql: str) -> None:
-    """Run several statements inside the current transaction (executescript would commit)."""
-    statement = ""
-    for line in sql.splitlines(keepends=True):
-        statement += line
-        if sqlite3.complete_statement(statement):
-            db.execute(statement)
-            statement = ""
-
-
-def _m001_initial(db: sqlite3.Connection) -> None:
-    _script(
-        db,
-        """
-        CREATE TABLE cards (
-            question_id TEXT PRIMARY KEY,
-            due TEXT NOT NULL,              -- UTC, fixed-width text: sorts as time
-            state INTEGER NOT NULL,         -- fsrs.State: 1 learning, 2 review, 3 relearning
-            step INTEGER,
-            stability REAL,
-            difficulty REAL,
-            last_review TEXT,
-            reps INTEGER NOT NULL DEFAULT 0,
-            lapses INTEGER NOT NULL DEFAULT 0,
-            content_hash TEXT               -- prompt + key points when last reviewed
-        );
-        CREATE INDEX cards_due ON cards(due);
-        CREATE TABLE reviews (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            question_id TEXT NOT NULL,
-            reviewed_at TEXT NOT NULL,
-            rating INTEGER NOT NULL,        -- chosen: 1 again, 2 hard, 3 good, 4 easy
-            suggested INTEGER,              -- what the grader suggested (NULL: self-graded)
-            score INTEGER,
-            elapsed_seconds REAL,
-            answer TEXT,
-            mode TEXT,
-            content_hash TEXT,
-            card_before TEXT                -- JSON card state before this review; NULL if new
-        );
-        CREATE INDEX reviews_question ON reviews(question_id, reviewed_at);
-        CREATE INDEX reviews_time ON reviews(reviewed_at);
-        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-        """
-    )
-
-
-def _m002_review_verdict(db: sqlite3.Connection) -> None:
-    # The grader's verdict (pass/partial/fail) next to the chosen rating: pass rates in stats
-    # should mean "the answer passed", not "the user pressed Good".
-    db.execute("ALTER TABLE reviews ADD COLUMN verdict TEXT")
-
-
-# Ordered: append new migrations, never edit or reorder applied ones.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m001_initial, _m002_review_verdict)
-SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26
-SCHEMA_VERSION = len(MIGRATIONS)
+from .migrations import MIGRATIONS, SCHEMA_VERSION
+from .statedb import (SQLITE_READONLY, Connection, UnreadableWal, backup, cannot_create_error, damaged_error,
+                      error_code, is_corruption, is_not_writable, newer_schema_error, open_read_only, open_writable,
+                      probe_write, quarantine, quick_check, read_only_error, write_error)
 
 
 @dataclass(frozen=True)
@@ -95,35 +38,123 @@ class Review:
 
 
 class Store:
-    """A connection to the state database, migrated on open."""
+    """A connection to the state database, migrated on open.
 
-    def __init__(self, path: Path) -> None:
+    ``write=True`` (commands that record or change history) refuses a database that cannot be
+    written, up front. ``write=False`` (commands that only read) opens it read-only when it
+    cannot be written, without migrations or WAL setup. Either way, a database SQLite reports
+    as damaged, now or later, is closed and moved aside, once, and a StateError says where.
+    """
+
+    def __init__(self, path: Path, *, write: bool = True) -> None:
         self.path = Path(path)
+        self.read_only = False
+        self.damaged_copy: Path | None = None
+        self.db: Connection = None  # type: ignore[assignment]  # set by _open_*
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-            self.db.row_factory = sqlite3.Row
-            self.db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            self.db.execute("PRAGMA journal_mode = WAL")
-            self.db.execute("PRAGMA synchronous = FULL")
-            self.db.execute("PRAGMA foreign_keys = ON")
-            self._migrate()
+            self._open(write)
+            self.db.on_error = self._failed
+            if write:
+                self.require_write()
+        except BaseException:
+            self._close_quietly()
+            raise
+
+    def _open(self, write: bool) -> None:
+        try:
+            self._open_writable()
         except sqlite3.DatabaseError as exc:
-            if getattr(exc, "sqlite_errorcode", None) in (SQLITE_CORRUPT, SQLITE_NOTADB):
-                moved = quarantine(self.path)
-                raise StateError(
-                    f"the state database {self.path} is damaged ({exc}); it was moved aside to {moved.name}",
-                    hint="the next run starts a fresh one; `prep state check` says how to restore your history",
-                ) from exc
-            raise StateError(
-                f"cannot use the state database {self.path}: {exc}",
-                hint="run `prep state check` for what to do",
-            ) from exc
+            self._close_quietly()
+            if is_corruption(exc):
+                raise self._damaged(str(exc)) from exc
+            if not is_not_writable(exc):
+                raise StateError(f"cannot use the state database {self.path}: {exc}",
+                                 hint="run `prep state check` for what to do") from exc
+            if not self.path.is_file():
+                raise cannot_create_error(self.path, exc) from exc
+            if write:
+                raise read_only_error(self.path) from exc
+            self._open_read_only()
         except OSError as exc:
-            raise StateError(f"cannot create the state database {self.path}: {exc.strerror or exc}") from exc
+            raise cannot_create_error(self.path, exc) from exc
+
+    def _open_writable(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = open_writable(self.path)
+        problem = quick_check(self.db)
+        if problem is not None:
+            self._close_quietly()
+            raise self._damaged(f"quick check: {problem}")
+        self._migrate()
+
+    def _open_read_only(self) -> None:
+        try:
+            self.db = open_read_only(self.path)
+            problem = quick_check(self.db)
+            schema = self._read_only_schema()
+        except UnreadableWal as exc:
+            raise StateError(f"cannot read the state database {self.path}: {exc}",
+                             hint="open it once where it can be written") from None
+        except sqlite3.DatabaseError as exc:
+            self._close_quietly()
+            if is_corruption(exc):
+                raise self._damaged(str(exc)) from exc
+            raise StateError(f"cannot open the state database {self.path}: {exc}") from exc
+        if problem is not None:
+            self._close_quietly()
+            raise self._damaged(f"quick check: {problem}")
+        self.read_only = True
+        if schema > SCHEMA_VERSION:
+            self._close_quietly()
+            raise newer_schema_error(self.path, schema, SCHEMA_VERSION)
+        if schema < SCHEMA_VERSION:
+            self._close_quietly()
+            raise StateError(f"cannot write the state database {self.path}: read-only",
+                             hint=f"it is at schema {schema} and needs an upgrade to {SCHEMA_VERSION}, "
+                                  "which writes to it; open it once where it can be written")
+
+    def _read_only_schema(self) -> int:
+        if not self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'schema_migrations'").fetchone():
+            return 0
+        return self.schema_version()
+
+    def _damaged(self, detail: str) -> StateError:
+        """Close, move the file and its WAL files aside (once), and say so; the caller raises."""
+        self._close_quietly()
+        if self.damaged_copy is None:
+            try:
+                self.damaged_copy = quarantine(self.path)
+            except OSError as exc:
+                return damaged_error(self.path, detail, failure=exc)
+        return damaged_error(self.path, detail, moved=self.damaged_copy)
+
+    def _failed(self, exc: sqlite3.DatabaseError) -> None:
+        """Every SQLite error after opening: corruption moves the file aside; a refused write is
+        "read-only"; anything else (e.g. busy) goes through unchanged."""
+        if is_corruption(exc):
+            raise self._damaged(str(exc)) from exc
+        if error_code(exc) == SQLITE_READONLY:
+            self.read_only = True
+            raise read_only_error(self.path) from exc
+
+    def require_write(self) -> None:
+        """Raise StateError now if the database cannot be written (before any work is done)."""
+        if self.read_only:
+            raise read_only_error(self.path)
+        try:
+            probe_write(self.db)
+        except sqlite3.OperationalError as exc:  # e.g. busy for longer than the timeout
+            raise write_error(self.path, exc) from exc
+
+    def _close_quietly(self) -> None:
+        if self.db is not None:
+            try:
+                self.db.close()
+            except sqlite3.Error:
+                pass
 
     def close(self) -> None:
-        self.db.close()
+        self._close_quietly()
 
     def __enter__(self) -> "Store":
         return self
@@ -132,16 +163,19 @@ class Store:
         self.close()
 
     @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self) -> Iterator[Connection]:
         """A short write transaction; BEGIN IMMEDIATE takes the write lock up front."""
+        if self.read_only:
+            raise read_only_error(self.path)
         try:
             self.db.execute("BEGIN IMMEDIATE")
         except sqlite3.OperationalError as exc:
-            raise StateError(f"the state database is busy: {exc}", hint="is another prep writing?") from exc
+            raise write_error(self.path, exc) from exc
         try:
             yield self.db
         except BaseException:
-            self.db.execute("ROLLBACK")
+            if not self.db.is_closed and self.db.in_transaction:  # closed: moved aside as damaged
+                self.db.execute("ROLLBACK")
             raise
         else:
             self.db.execute("COMMIT")
@@ -153,10 +187,7 @@ class Store:
         )
         current = self.schema_version()
         if current > SCHEMA_VERSION:
-            raise StateError(
-                f"{self.path} was written by a newer prep (schema {current}, this prep knows {SCHEMA_VERSION})",
-                hint="upgrade prep to use this state file",
-            )
+            raise newer_schema_error(self.path, current, SCHEMA_VERSION)
         if 0 < current < SCHEMA_VERSION:
             backup(self.db, self.path, f"before-v{SCHEMA_VERSION}")  # an upgrade never risks history
         for version in range(current + 1, SCHEMA_VERSION + 1):
@@ -362,33 +393,3 @@ def _review(row: sqlite3.Row) -> Review:
         content_hash=row["content_hash"],
     )
 
-
-def quarantine(path: Path) -> Path:
-    """Move a damaged database (and its WAL files) aside, keeping it for recovery."""
-    from datetime import datetime as _dt
-
-    stamp = _dt.now().strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.name}.damaged-{stamp}")
-    for suffix in ("", "-wal", "-shm"):
-        source = Path(f"{path}{suffix}")
-        if source.exists():
-            source.replace(Path(f"{target}{suffix}"))
-    return target
-
-
-def backup(db: sqlite3.Connection, path: Path, label: str) -> Path:
-    """A consistent copy of the open database next to it (SQLite's online backup API)."""
-    from datetime import datetime as _dt
-
-    target = path.with_name(f"{path.name}.backup-{label}-{_dt.now().strftime('%Y%m%d-%H%M%S')}")
-    copy = sqlite3.connect(target)
-    try:
-        db.backup(copy)
-    finally:
-        copy.close()
-    return target
-
-
-def backups(path: Path) -> list[Path]:
-    """Backups and damaged copies kept next to the state database, newest first."""
-    return sorted(path.parent.glob(f"{path.name}.*-*"), key=lambda p: p.stat().st_mtime, reverse=True)

@@ -126,3 +126,31 @@ def test_prune_removes_history_of_removed_questions(run, state_file):
     assert json.loads(result.output) == {"questions": 1, "reviews": 1, "cards": 1}
     with Store(state_file) as store:
         assert store.review_count() == 1
+
+
+def _one_json_document(result):
+    """stdout holds exactly one JSON document (json.loads refuses trailing text)."""
+    return json.loads(result.stdout)
+
+
+def test_every_state_command_prints_exactly_one_json_document(run, state_file, tmp_path, monkeypatch):
+    nothing = {"questions": 0, "reviews": 0, "cards": 0}
+    assert _one_json_document(run("state", "check", "--json"))["status"] == "missing"
+    for args in (["state", "prune", "--json"], ["state", "prune", "-y", "--json"]):  # nothing to prune
+        result = run(*args)
+        assert result.exit_code == 0 and _one_json_document(result) == nothing
+    run("drill", "--category", "parallelism", "--limit", "1", input=GOOD + "\n\n3\nn\n", env=NOW)
+    dump = tmp_path / "h.jsonl"
+    dump.write_text(run("state", "export").stdout)
+    assert _one_json_document(run("state", "import", str(dump), "--json"))["reviews_present"] == 1
+    assert _one_json_document(run("state", "check", "--json"))["status"] == "ok"
+    with Store(state_file) as store:
+        store.record(None, CardState("gone-question", T0), reviewed_at=T0, rating=3)
+    monkeypatch.setattr("prep.commands.state_cmds._interactive", lambda: True)
+    declined = run("state", "prune", "--json", input="n\n")  # the question goes to stderr
+    assert declined.exit_code == 0 and "gone-question" in declined.stderr
+    assert json.loads(declined.stdout.split("\n", 1)[1]) == nothing  # after CliRunner's echo of "n"
+    assert _one_json_document(run("state", "prune", "-y", "--json")) == {"questions": 1, "reviews": 1, "cards": 1}
+    state_file.write_bytes(b"garbage" * 500)
+    damaged = run("state", "check", "--json")
+    assert damaged.exit_code == 3 and _one_json_document(damaged)["status"] == "damaged"

@@ -65,7 +65,8 @@ def drill(
 
     app: AppContext = ctx.obj
     bank = app.bank()
-    settings, store, scheduler = app.open_schedule(retention, new)
+    writes = record if mode is DrillMode.mock else not cram  # mock and cram leave the schedule alone
+    settings, store, scheduler = app.open_schedule(retention, new, write=writes)
     questions = query.select(bank, categories=category or (), tags=tag or (), kinds=kind or ())
     rng = random.Random()
     if mode is DrillMode.mock:
@@ -138,7 +139,7 @@ def next_card(
     selected = select_rows(rows, categories=category or (), tags=tag or (), kinds=kind or ())
     settings = config_module.load(app.config_path)
     now = clock.now()
-    with Store(app.state_path) as store:
+    with Store(app.state_path, write=False) as store:
         queue = build_queue(None, store, None, now, selected, new_per_day=settings.new_per_day)
         first = queue[0] if queue else None
         card = store.card(first.question_id) if first else None

@@ -66,7 +66,7 @@ def cram(
     now = clock.now()
     if weakest is not None or due:
         from ..session import weakest_first
-        settings, store, scheduler = app.open_schedule()
+        settings, store, scheduler = app.open_schedule(write=False)
         with store:
             if due:
                 due_ids = {qid for qid, _ in store.due_ids(now)}

@@ -20,12 +20,19 @@ state_app = typer.Typer(
 )
 
 
+def _interactive() -> bool:
+    return sys.stdin.isatty()
+
+
 @state_app.command("check")
 def check(
     ctx: typer.Context,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Run SQLite's integrity check, list kept backups, and say how to restore one."""
+    """Run SQLite's integrity check, list kept backups and damaged copies, and say how to restore.
+
+    Only looks: the database is opened read-only and nothing is moved or changed.
+    """
     from ..statefile import check as run_check
 
     app: AppContext = ctx.obj
@@ -35,20 +42,20 @@ def check(
     else:
         typer.echo(f"state database: {health.path}")
         typer.echo(f"  {health.detail}")
+        if health.note:
+            typer.echo(f"  {health.note}")
         if health.reviews is not None:
-            typer.echo(f"  {health.reviews} reviews, {health.cards} cards, schema {health.schema}")
-        if health.backups:
-            typer.echo("kept copies (newest first):")
-            for path in health.backups:
-                typer.echo(f"  {path}")
-        if not health.ok or health.backups:
-            typer.echo(
-                "to restore: keep a copy of the current file, then either copy a backup over it\n"
-                f"  cp '{health.backups[0] if health.backups else 'BACKUP'}' '{health.path}'\n"
-                "or merge an export made with `prep state export`:\n"
-                "  prep state import FILE.jsonl\n"
-                "a damaged copy can often be salvaged with the sqlite3 shell: sqlite3 DAMAGED .recover | sqlite3 NEW"
-            )
+            typer.echo(f"  {counted(health.reviews, 'review')}, {counted(health.cards or 0, 'card')}, "
+                       f"schema {health.schema}")
+        for title, paths in (("backups", health.backups), ("damaged copies (moved aside)", health.damaged)):
+            if paths:
+                typer.echo(f"{title}, newest first:")
+                for path in paths:
+                    typer.echo(f"  {path}")
+        if health.restore:
+            typer.echo("to restore your history:")
+            for step, command in health.restore:
+                typer.echo(f"  {step}:\n    {command}")
     if not health.ok:
         raise typer.Exit(EXIT_STATE)
 
@@ -65,7 +72,7 @@ def export(
     from ..yamledit import atomic_write
 
     app: AppContext = ctx.obj
-    with Store(app.state_path) as store:
+    with Store(app.state_path, write=False) as store:
         text = "".join(line + "\n" for line in export_lines(store))
     if file is None or str(file) == "-":
         sys.stdout.write(text)
@@ -108,17 +115,26 @@ def prune(
 
     app: AppContext = ctx.obj
     keep = set(app.bank().questions)
-    with Store(app.state_path) as store:
+    nothing = {"questions": 0, "reviews": 0, "cards": 0}
+    with Store(app.state_path, write=False) as store:
         gone = orphans(store, keep)
         if not gone:
-            typer.echo("nothing to prune: every question in the history is in the bank")
+            if as_json:
+                emit_json(nothing)
+            else:
+                typer.echo("nothing to prune: every question in the history is in the bank")
             return
+        store.require_write()
         if not yes:
-            if not sys.stdin.isatty():
+            if not _interactive():
                 raise UsageError(f"{counted(len(gone), 'question')} would be pruned; pass --yes to confirm")
-            typer.echo("history of questions no longer in the bank: " + ", ".join(gone))
-            if not typer.confirm("Delete it?", default=False):
-                typer.echo("nothing deleted")
+            # Questions go to stderr, so that stdout holds only the result (JSON with --json).
+            typer.echo("history of questions no longer in the bank: " + ", ".join(gone), err=True)
+            if not typer.confirm("Delete it?", default=False, err=True):
+                if as_json:
+                    emit_json(nothing)
+                else:
+                    typer.echo("nothing deleted")
                 return
         result = run_prune(store, keep)
     if as_json:

@@ -23,7 +23,7 @@ def stats(
 
     app: AppContext = ctx.obj
     rows = select_rows(question_index(app.bank_location()), categories=category or ())
-    _settings, store, scheduler = app.open_schedule()
+    _settings, store, scheduler = app.open_schedule(write=False)
     with store:
         data = compute(store, scheduler, clock.now(), rows)
     if as_json:
@@ -45,7 +45,7 @@ def history(
 
     app: AppContext = ctx.obj
     question = app.bank().question(question_id)
-    with Store(app.state_path) as store:
+    with Store(app.state_path, write=False) as store:
         rows = review_history(store, question.id)
     if as_json:
         emit_json(rows)

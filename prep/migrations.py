@@ -1,0 +1,68 @@
+"""The state database's schema as ordered migrations, recorded in ``schema_migrations``.
+
+Append new migrations; never edit or reorder applied ones. Before an older database is
+migrated, the store writes a consistent copy of it next to it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+
+def _script(db: sqlite3.Connection, sql: str) -> None:
+    """Run several statements inside the current transaction (executescript would commit)."""
+    statement = ""
+    for line in sql.splitlines(keepends=True):
+        statement += line
+        if sqlite3.complete_statement(statement):
+            db.execute(statement)
+            statement = ""
+
+
+def _m001_initial(db: sqlite3.Connection) -> None:
+    _script(
+        db,
+        """
+        CREATE TABLE cards (
+            question_id TEXT PRIMARY KEY,
+            due TEXT NOT NULL,              -- UTC, fixed-width text: sorts as time
+            state INTEGER NOT NULL,         -- fsrs.State: 1 learning, 2 review, 3 relearning
+            step INTEGER,
+            stability REAL,
+            difficulty REAL,
+            last_review TEXT,
+            reps INTEGER NOT NULL DEFAULT 0,
+            lapses INTEGER NOT NULL DEFAULT 0,
+            content_hash TEXT               -- prompt + key points when last reviewed
+        );
+        CREATE INDEX cards_due ON cards(due);
+        CREATE TABLE reviews (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            question_id TEXT NOT NULL,
+            reviewed_at TEXT NOT NULL,
+            rating INTEGER NOT NULL,        -- chosen: 1 again, 2 hard, 3 good, 4 easy
+            suggested INTEGER,              -- what the grader suggested (NULL: self-graded)
+            score INTEGER,
+            elapsed_seconds REAL,
+            answer TEXT,
+            mode TEXT,
+            content_hash TEXT,
+            card_before TEXT                -- JSON card state before this review; NULL if new
+        );
+        CREATE INDEX reviews_question ON reviews(question_id, reviewed_at);
+        CREATE INDEX reviews_time ON reviews(reviewed_at);
+        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        """
+    )
+
+
+def _m002_review_verdict(db: sqlite3.Connection) -> None:
+    # The grader's verdict (pass/partial/fail) next to the chosen rating: pass rates in stats
+    # should mean "the answer passed", not "the user pressed Good".
+    db.execute("ALTER TABLE reviews ADD COLUMN verdict TEXT")
+
+
+# Ordered: append new migrations, never edit or reorder applied ones.
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m001_initial, _m002_review_verdict)
+SCHEMA_VERSION = len(MIGRATIONS)

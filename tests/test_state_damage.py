@@ -1,0 +1,196 @@
+"""A damaged state database: moved aside once, with its WAL files; a fresh start restores from an
+export; a healthy but busy database is never moved; `state check` suggests only real steps."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from prep import statedb
+
+from .test_state import _old_database
+
+GOOD = ("In data parallelism each GPU holds a full copy of the model and processes a different part of "
+        "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
+        "does not fit on one GPU.")
+NOW = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
+PAGE = 4096
+
+
+def damaged_copies(state_file: Path) -> list[Path]:
+    return statedb.kept_copies(state_file, "damaged")
+
+
+@pytest.fixture
+def history(run, state_file, tmp_path) -> Path:
+    """Three rated cards in the state database, and an export of them."""
+    result = run("drill", "--category", "parallelism", input=(GOOD + "\n\n3\nn\n") * 3, env=NOW)
+    assert result.exit_code == 0, result.output
+    export = tmp_path / "history.jsonl"
+    assert run("state", "export", str(export)).exit_code == 0
+    assert sum('"type": "review"' in line for line in export.read_text().splitlines()) == 3
+    return export
+
+
+def damage_a_page(state_file: Path, check_wal: bool = True) -> bytes:
+    """Overwrite one b-tree page in the middle of the file, as a bad sector would."""
+    if check_wal:
+        assert not Path(f"{state_file}-wal").exists()  # prep closed it cleanly: all in the main file
+    data = bytearray(state_file.read_bytes())
+    assert len(data) > 6 * PAGE
+    data[5 * PAGE:6 * PAGE] = b"\x5a" * PAGE
+    with open(state_file, "r+b") as f:  # in place, as a disk would: the same file
+        f.write(bytes(data))
+    return bytes(data)
+
+
+@pytest.mark.parametrize("command", [["next"], ["stats"], ["history", "dp-vs-mp"], ["state", "export"],
+                                     ["state", "import", "EXPORT"], ["drill", "--limit", "1"]], ids=" ".join)
+def test_a_damaged_page_is_moved_aside_by_any_command(run, state_file, history, command):
+    damaged = damage_a_page(state_file)
+    result = run(*[str(history) if arg == "EXPORT" else arg for arg in command], input="\n", env=NOW)
+    assert result.exit_code == 3
+    assert "Traceback" not in result.output
+    [message] = [line for line in result.output.splitlines() if line.startswith("prep:")]
+    [copy] = damaged_copies(state_file)
+    assert "is damaged" in message and f"moved aside to {copy.name}" in message
+    assert copy.read_bytes() == damaged  # kept byte for byte
+    assert not state_file.exists()
+
+
+def test_after_the_move_an_import_really_restores_the_history(run, state_file, history):
+    damage_a_page(state_file)
+    assert run("state", "import", str(history)).exit_code == 3  # finds the damage, moves it aside
+    restored = run("state", "import", str(history), "--json")
+    assert restored.exit_code == 0
+    assert json.loads(restored.output)["reviews_added"] == 3
+    assert run("state", "export").output == history.read_text()
+    assert run("next", env=NOW).exit_code == 0
+    assert len(damaged_copies(state_file)) == 1  # moved aside exactly once
+
+
+def test_wal_files_move_with_the_database(tmp_path):
+    """Another process still has the database open, so its WAL holds committed changes that are
+    not in the main file yet: the WAL goes aside with the file, and the copy still reads them."""
+    from datetime import datetime, timezone
+
+    from prep.errors import StateError
+    from prep.scheduler import new_card
+    from prep.store import Store
+
+    path = tmp_path / "s.sqlite3"
+    with Store(path) as store:
+        store.record(None, new_card("q", datetime(2026, 1, 1, tzinfo=timezone.utc)),
+                     reviewed_at=datetime(2026, 1, 1, tzinfo=timezone.utc), rating=3)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("PRAGMA wal_autocheckpoint = 0")
+    other.execute("INSERT INTO settings VALUES ('only-in-the-wal', 'kept')")
+    assert Path(f"{path}-wal").stat().st_size > 0
+    damage_a_page(path, check_wal=False)
+    with pytest.raises(StateError, match="moved aside"):
+        Store(path)
+    [copy] = damaged_copies(path)
+    assert Path(f"{copy}-wal").stat().st_size > 0 and Path(f"{copy}-shm").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([copy.name, f"{copy.name}-wal", f"{copy.name}-shm"])
+    other.close()
+    with sqlite3.connect(copy) as db:
+        assert db.execute("SELECT value FROM settings WHERE key = 'only-in-the-wal'").fetchone()[0] == "kept"
+
+
+def test_a_second_damaged_file_never_replaces_the_first_copy(tmp_path):
+    from prep.errors import StateError
+    from prep.store import Store
+
+    path = tmp_path / "s.sqlite3"
+    for content in (b"first garbage " * 300, b"second garbage " * 300):  # within the same second
+        path.write_bytes(content)
+        with pytest.raises(StateError):
+            Store(path)
+    assert sorted(p.read_bytes()[:6] for p in damaged_copies(path)) == [b"first ", b"second"]
+
+
+def _inconsistent_index(state_file: Path) -> None:
+    """Corruption SQLite's quick check does not see: an index whose entries do not match its
+    definition. Deleting a row through it fails with SQLITE_CORRUPT_INDEX."""
+    db = sqlite3.connect(state_file, isolation_level=None)
+    db.execute("PRAGMA writable_schema = ON")
+    db.execute("UPDATE sqlite_master SET sql = 'CREATE INDEX reviews_question ON reviews(answer, reviewed_at)'"
+               " WHERE name = 'reviews_question'")
+    db.close()
+    db = sqlite3.connect(state_file)
+    assert db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+    db.close()
+
+
+def test_corruption_met_in_the_middle_of_a_command_moves_the_file_aside(run, state_file, history, tmp_path):
+    _inconsistent_index(state_file)
+    check = run("state", "check")
+    assert check.exit_code == 3
+    assert "integrity check failed" in check.output and "REINDEX" in check.output
+    assert state_file.exists()  # check only looks
+    smaller = tmp_path / "smaller"
+    (smaller / "questions").mkdir(parents=True)
+    (smaller / "questions" / "x.yaml").write_text(
+        "category: x\ntitle: X\nquestions:\n  - id: only-one\n    prompt: One?\n    key_points: [one]\n")
+    result = run("state", "prune", "--yes", bank=smaller)  # deletes reviews: meets the bad index
+    assert result.exit_code == 3
+    assert "Traceback" not in result.output and "moved aside to" in result.output
+    [copy] = damaged_copies(state_file)
+    assert not state_file.exists()
+    with sqlite3.connect(copy) as db:  # the transaction was rolled back: nothing was lost
+        assert db.execute("SELECT COUNT(*) FROM reviews").fetchone()[0] == 3
+
+
+def test_a_locked_database_is_never_moved_aside(run, state_file, history, monkeypatch):
+    monkeypatch.setattr(statedb, "BUSY_TIMEOUT_MS", 200)
+    holder = sqlite3.connect(state_file, isolation_level=None)
+    holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    holder.execute("INSERT INTO settings VALUES ('held', 'by another process')")
+    try:
+        for command in (["next"], ["state", "import", str(history)]):
+            result = run(*command, env=NOW)
+            assert result.exit_code == 3
+            assert "locked" in result.output or "busy" in result.output
+            assert "damaged" not in result.output
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert state_file.exists() and damaged_copies(state_file) == []
+    assert run("state", "export").output == history.read_text()
+
+
+def test_check_lists_damaged_copies_as_such_and_suggests_only_real_steps(run, state_file, history):
+    state_file.write_bytes(b"garbage" * 500)
+    assert run("next", env=NOW).exit_code == 3  # moved aside
+    [copy] = damaged_copies(state_file)
+    data = json.loads(run("state", "check", "--json").output)
+    assert (data["status"], data["backups"], data["damaged_copies"]) == ("missing", [], [str(copy)])
+    commands = " ".join(step["command"] for step in data["restore"])
+    assert f"sqlite3 {copy} .recover" in commands
+    assert "cp " not in commands and "BACKUP" not in commands  # no backup exists: none suggested
+    assert f"prep --state {state_file} state import FILE.jsonl" in commands
+    text = run("state", "check").output
+    assert "damaged copies (moved aside)" in text and "backups" not in text
+    # The restore steps work as written: salvage nothing from garbage, import the export.
+    assert run("state", "import", str(history)).exit_code == 0
+    assert json.loads(run("state", "check", "--json").output)["reviews"] == 3
+
+
+def test_check_suggests_copying_a_real_backup_back(run, state_file, history):
+    state_file.unlink()
+    _old_database(state_file)
+    assert run("next", env=NOW).exit_code == 0  # migrated, after a backup
+    [backup] = statedb.kept_copies(state_file, "backup")
+    state_file.write_bytes(b"garbage" * 500)
+    result = run("state", "check", "--json")
+    assert result.exit_code == 3
+    data = json.loads(result.output)
+    assert data["status"] == "damaged" and data["moved_aside_next"] and data["backups"] == [str(backup)]
+    assert data["damaged_copies"] == []
+    commands = [step["command"] for step in data["restore"]]
+    assert f"cp {backup} {state_file}" in commands
+    assert state_file.read_bytes() == b"garbage" * 500  # check moved nothing
