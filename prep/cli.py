@@ -126,6 +126,11 @@ class _PrepGroup(TyperGroup):
             if error.hint:
                 typer.echo(f"  {error.hint}", err=True)
             ctx.exit(error.exit_code)
+        except BrokenPipeError:  # `prep list | head`: the reader has all it wanted
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit's flush
+            ctx.exit(EXIT_ERROR)
         except KeyboardInterrupt:
             if _debug(ctx):
                 raise

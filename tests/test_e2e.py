@@ -179,3 +179,15 @@ def test_line_editing_and_ctrl_d_while_typing_an_answer(bank_dir, state_file, en
         assert db.execute("SELECT answer, rating FROM reviews").fetchall() == [("gradients are all-reduced", 2)]
     finally:
         db.close()
+
+
+def test_output_into_a_closed_pipe_is_not_an_error_message(env):
+    """`prep export csv | head -1`: the reader leaving early is not a bug to report."""
+    for command in (["export", "csv"], ["list"]):
+        process = subprocess.Popen([installed_prep(), *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   env=env)
+        process.stdout.close()  # the reader is gone before prep writes
+        error = process.stderr.read().decode()
+        process.stderr.close()
+        assert process.wait(timeout=30) == 1
+        assert error == "", command
