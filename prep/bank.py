@@ -110,18 +110,21 @@ def _check_bank(location: BankLocation, overrides: dict[Path, str | None] | None
     question_files: list[tuple[Document, list[tuple[int, Question]]]] = []
     question_paths, answer_paths = files(location.questions), files(location.answers)
 
+    invalid: list[tuple[Document, int, dict[str, Any]]] = []  # questions that failed validation
     for path in question_paths:
         doc, header, items, raw_ids = _load_valid(path, CategoryFile, overrides, cache, problems)
         known_ids.update(raw_ids)
         if header is not None:
             _add_category(bank, header, items, path, doc, problems)
             question_files.append((doc, items))
+        invalid += _invalid_items(doc, {i for i, _ in items})
 
     for path in answer_paths:
         doc, header, items, _ = _load_valid(path, AnswersFile, overrides, cache, problems)
         _add_answers(bank, items, path, doc, known_ids, problems)
 
     problems += _check_follow_ups(question_files, known_ids)
+    problems += _check_invalid_items(bank, invalid, known_ids)
     if cache is not None:
         cache.forget_others(question_paths + answer_paths)
         cache.mark_valid(question_paths + answer_paths, not problems)
@@ -210,6 +213,40 @@ def _raw_ids(data: Any) -> Iterable[str]:
         for item in data["questions"]:
             if isinstance(item, dict) and isinstance(item.get("id"), str):
                 yield item["id"]
+
+
+def _invalid_items(doc: Document, valid: set[int]) -> list[tuple[Document, int, dict[str, Any]]]:
+    """The question mappings of a file that did not validate (with their index)."""
+    listed = doc.data.get("questions") if isinstance(doc.data, dict) else None
+    if not isinstance(listed, list):
+        return []
+    return [(doc, i, item) for i, item in enumerate(listed) if i not in valid and isinstance(item, dict)]
+
+
+def _check_invalid_items(
+    bank: Bank, invalid: list[tuple[Document, int, dict[str, Any]]], known_ids: set[str]
+) -> list[Problem]:
+    """A question with a problem of its own can have others too: a duplicate id or a follow-up
+    to nowhere is reported now, not only once the first problem is fixed."""
+    problems = []
+    seen: dict[str, str] = {qid: f"{display_path(o.file)}:{o.line}" for qid, o in bank.question_origin.items()}
+    for doc, index, item in invalid:
+        qid = item.get("id")
+        if isinstance(qid, str):
+            where = ("questions", index, "id")
+            if qid in seen:
+                problems.append(doc.problem(where, f"duplicate question id {qid!r} (first defined at {seen[qid]})",
+                                            f"questions[{index}].id"))
+            else:
+                seen[qid] = f"{doc.file}:{doc.locate(where)[0]}"
+        follow_ups = item.get("follow_ups")
+        for fi, target in enumerate(follow_ups if isinstance(follow_ups, list) else []):
+            if isinstance(target, str) and target not in known_ids:
+                hint = did_you_mean(target, known_ids)
+                problems.append(doc.problem(("questions", index, "follow_ups", fi),
+                                            f"follow-up {target!r} is not a question id{_sep(hint)}",
+                                            f"questions[{index}].follow_ups[{fi}]"))
+    return problems
 
 
 def _add_category(

@@ -109,6 +109,28 @@ def test_every_problem_is_listed_not_only_the_first(tmp_path, run, monkeypatch):
     ]
 
 
+def test_a_question_with_a_problem_is_still_checked_for_duplicates_and_follow_ups(tmp_path, run, monkeypatch):
+    root = tmp_path / "bank"
+    write(root / "questions" / "c.yaml", """\
+        category: c
+        title: C
+        questions:
+          - id: a1
+            prompt: First question here?
+          - id: a1
+            prompt: Duplicate id here?
+            bogus: 1
+            follow_ups: [missing-one]
+        """)
+    monkeypatch.chdir(root)
+    result = run("validate", bank=root)
+    assert result.exit_code == 2
+    lines = result.output.splitlines()
+    assert "questions/c.yaml:6:5: questions[1].id: duplicate question id 'a1' (first defined at questions/c.yaml:4)" in lines
+    assert any(line.startswith("questions/c.yaml:8:5: questions[1].bogus: unknown field 'bogus'") for line in lines)
+    assert "questions/c.yaml:9:18: questions[1].follow_ups[0]: follow-up 'missing-one' is not a question id" in lines
+
+
 def test_bom_and_crlf_load_fine(tmp_path):
     root = tmp_path / "bank"
     text = VALID_QUESTION.replace("\n", "\r\n")
