@@ -228,14 +228,16 @@ def _check_invalid_items(
 ) -> list[Problem]:
     """A question with a problem of its own can have others too: a duplicate id or a follow-up
     to nowhere is reported now, not only once the first problem is fixed."""
-    problems = []
-    seen: dict[str, str] = {qid: f"{display_path(o.file)}:{o.line}" for qid, o in bank.question_origin.items()}
+    problems: list[Problem] = []
+    seen: dict[str, str] = {}  # ids of invalid questions already met
     for doc, index, item in invalid:
         qid = item.get("id")
         if isinstance(qid, str):
             where = ("questions", index, "id")
-            if qid in seen:
-                problems.append(doc.problem(where, f"duplicate question id {qid!r} (first defined at {seen[qid]})",
+            origin = bank.question_origin.get(qid)
+            first = f"{display_path(origin.file)}:{origin.line}" if origin else seen.get(qid)
+            if first:
+                problems.append(doc.problem(where, f"duplicate question id {qid!r} (first defined at {first})",
                                             f"questions[{index}].id"))
             else:
                 seen[qid] = f"{doc.file}:{doc.locate(where)[0]}"
