@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from .bank import Bank, check_bank
-from .errors import BankInvalid, NotFound, UsageError, display_path
+from .errors import BankInvalid, NotFound, UsageError, WriteFailed, display_path
 from .models import ID_PATTERN, KINDS
 from .paths import BankLocation
 from .yamledit import (
@@ -323,3 +323,26 @@ def _item_removal(text: str, seq: yaml.SequenceNode, index: int) -> Edit:
         raise UsageError("cannot remove an item from a [flow, list] of questions; edit the file by hand")
     start, end = sequence_item_span(text, seq, index)
     return Edit(start, end, "")
+
+
+def copy_bundled_bank(target: Path) -> list[Path]:
+    """Copy the bundled questions/ and answers/ into *target*; never over existing folders."""
+    import shutil
+
+    from .paths import ANSWERS_DIR, QUESTIONS_DIR, bundled_bank_root
+
+    source = bundled_bank_root()
+    folders = [name for name in (QUESTIONS_DIR, ANSWERS_DIR) if (source / name).is_dir()]
+    for name in folders:
+        if (target / name).exists():
+            raise UsageError(f"{display_path(target / name)} already exists; prep init never overwrites it",
+                             hint="choose another folder, or use the bank that is there")
+    created = []
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        for name in folders:
+            shutil.copytree(source / name, target / name)
+            created.append(target / name)
+    except OSError as error:
+        raise WriteFailed(f"cannot create {display_path(target)}: {error.strerror or error}") from error
+    return created

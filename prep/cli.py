@@ -44,6 +44,8 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Fuzzy-search prompts, key points, tags and answers, best match first."),
     "validate": ("bank_cmds", "validate",
         "Check every file of the bank and list every problem as file:line:col."),
+    "init": ("author_cmds", "init",
+        "Copy the bundled bank into DIR (default: here) as a bank of your own to edit and extend."),
     "add": ("author_cmds", "add",
         "Add a question: asks for each field, or takes them all as options for scripts."),
     "answer": ("author_cmds", "answer",

@@ -23,6 +23,20 @@ class AppContext:
     def bank_location(self) -> paths.BankLocation:
         return paths.find_bank(self.bank_option)
 
+    def writable_bank_location(self) -> paths.BankLocation:
+        """The bank, for a command that changes it: never the copy inside the installed package."""
+        location = self.bank_location()
+        if location.installed:
+            from .errors import UsageError
+
+            raise UsageError(
+                "the bundled bank is part of the installed package: changes there are lost when prep is "
+                "upgraded or reinstalled",
+                hint="run `prep init` to copy it to ./questions and ./answers, then run prep in that folder "
+                     "(or point --bank / PREP_BANK at it)",
+            )
+        return location
+
     def bank(self) -> "Bank":
         """The validated bank; raises BankInvalid (exit 2) when it has problems."""
         if self._bank is None:

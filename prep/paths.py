@@ -19,6 +19,7 @@ ENV_HOME = "PREP_HOME"  # one directory for state and config (tests point it at 
 
 YAML_SUFFIXES = (".yaml", ".yml")
 QUESTIONS_DIR = "questions"
+BUNDLED_DIR = "_bundled"  # where the wheel carries the bundled bank
 ANSWERS_DIR = "answers"
 
 
@@ -35,11 +36,17 @@ class BankLocation:
     def answers(self) -> Path:
         return self.root / ANSWERS_DIR
 
+    @property
+    def installed(self) -> bool:
+        """The bundled bank inside the installed package: an upgrade replaces it, so prep never
+        writes there (a source checkout's own bank is the repository's, and may be edited)."""
+        return self.origin == "bundled" and self.root.name == BUNDLED_DIR
+
 
 def bundled_bank_root() -> Path:
     """The bank shipped with prep: inside the wheel, or at the top of a source checkout."""
     package = Path(__file__).resolve().parent
-    installed = package / "_bundled"
+    installed = package / BUNDLED_DIR
     if (installed / QUESTIONS_DIR).is_dir():
         return installed
     return package.parent

@@ -468,3 +468,47 @@ def test_add_goes_before_a_comment_about_the_whole_file(run, tmp_path):
     assert text.startswith("category: c\ntitle: C\nquestions:\n  - id: a1\n    prompt: First question?\n"
                            "    # about a1\n  - id: a2\n")
     assert text.endswith("\n\n# notes about this file\n")
+
+
+@pytest.fixture
+def installed_bundle(tmp_path, monkeypatch):
+    """The bundled bank as a wheel installs it (prep/_bundled), with no ./questions here."""
+    from prep import paths
+
+    root = tmp_path / "site-packages" / "prep" / "_bundled"
+    write(root / "questions" / "c.yaml", "category: c\ntitle: C\nquestions:\n  - id: q1\n    prompt: What is it?\n")
+    write(root / "answers" / "c.yaml", "answers:\n  - question: q1\n    source: model\n    answer: This.\n")
+    monkeypatch.setattr(paths, "bundled_bank_root", lambda: root)
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    return root
+
+
+def test_the_installed_bundled_bank_is_never_written(installed_bundle, state_file):
+    from typer.testing import CliRunner
+
+    before = {f: f.read_bytes() for f in installed_bundle.rglob("*.yaml")}
+    runner = CliRunner()
+    for command in (["answer", "q1", "--text", "Mine."], ["add", "-c", "c", "-p", "Another?"],
+                    ["rm", "q1", "--yes"], ["mv", "q1", "q2"], ["edit", "q1"]):
+        result = runner.invoke(app, ["--state", str(state_file), *command])
+        assert result.exit_code == 1, (command, result.output)
+        assert "the bundled bank is part of the installed package" in result.output
+        assert "prep init" in result.output
+    assert {f: f.read_bytes() for f in installed_bundle.rglob("*.yaml")} == before
+
+
+def test_init_copies_the_bundled_bank_to_edit_here(installed_bundle, state_file):
+    from typer.testing import CliRunner
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["init"])
+    assert result.exit_code == 0, result.output
+    assert Path("questions/c.yaml").read_text() == (installed_bundle / "questions" / "c.yaml").read_text()
+    result = runner.invoke(app, ["--state", str(state_file), "answer", "q1", "--text", "Mine."])
+    assert result.exit_code == 0, result.output
+    assert "Mine." in Path("answers/c.yaml").read_text()
+    assert "Mine." not in (installed_bundle / "answers" / "c.yaml").read_text()
+    again = runner.invoke(app, ["init"])
+    assert again.exit_code == 1 and "already exists" in again.output

@@ -35,6 +35,25 @@ def _ask_list(label: str) -> list[str]:
         items.append(line.strip())
 
 
+def init(
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="Where to put questions/ and answers/.")] = Path("."),
+    as_json: Annotated[bool, typer.Option("--json", help="Print what was created as JSON.")] = False,
+) -> None:
+    """Copy the bundled bank into DIR (default: here) as a bank of your own to edit and extend.
+
+    prep then uses it whenever it runs in DIR (or with --bank DIR / PREP_BANK=DIR). The bundled
+    bank itself lives inside the installed package and is never changed.
+    """
+    from .. import authoring
+
+    created = authoring.copy_bundled_bank(directory)
+    if as_json:
+        emit_json({"created": [display_path(p) for p in created]})
+    else:
+        typer.echo(f"created {', '.join(display_path(p) for p in created)}: run prep in {display_path(directory)} "
+                   "to use it")
+
+
 def _ask_valid(label: str, default, parse):  # type: ignore[no-untyped-def]
     """Ask until *parse* accepts the answer, so nothing typed so far is lost to a bad value."""
     while True:
@@ -79,6 +98,7 @@ def add(
     from .. import authoring
 
     app: AppContext = ctx.obj
+    location = app.writable_bank_location()  # refused before any question is asked
     bank = app.bank()
     interactive = _interactive() and not as_json
     if category is None:
@@ -98,7 +118,6 @@ def add(
         kind = _ask_valid(f"Kind ({', '.join(KINDS)})", kind, lambda v: v if v in KINDS else None)
         difficulty = _ask_valid("Difficulty 1-3", difficulty, lambda v: _int_in(v, 1, 3))
         target_seconds = _ask_valid("Target seconds", target_seconds, lambda v: _int_in(v, 1, 24 * 3600))
-    location = app.bank_location()
     change = authoring.add_question(
         location, bank, category=category, prompt=prompt, key_points=key_point or [], pitfalls=pitfall or [],
         tags=tag or [], kind=kind, difficulty=difficulty, target_seconds=target_seconds,
@@ -129,6 +148,7 @@ def answer(
     from ..editing import open_editor
 
     app: AppContext = ctx.obj
+    location = app.writable_bank_location()
     bank = app.bank()
     question = bank.question(question_id)
     if text == "-":
@@ -143,7 +163,7 @@ def answer(
             else:
                 typer.echo(f"{reason}: nothing was changed")
             return
-    change = authoring.set_answer(app.bank_location(), bank, question.id, text)
+    change = authoring.set_answer(location, bank, question.id, text)
     _report(change, as_json, f"saved your answer to {question.id} in {display_path(change.files[0])}")
 
 
@@ -194,7 +214,7 @@ def edit(
     from ..yamledit import atomic_write
 
     app: AppContext = ctx.obj
-    location = app.bank_location()
+    location = app.writable_bank_location()
     # Not app.bank(): edit is how a bank with problems gets fixed, so it must open one.
     bank, problems = check_bank(location)
     origins = bank.answer_origin if edit_answer else bank.question_origin
@@ -263,6 +283,7 @@ def mv(
     from ..store import Store
 
     app: AppContext = ctx.obj
+    location = app.writable_bank_location()
     bank = app.bank()
     bank.question(old)
     if new == old:
@@ -271,7 +292,7 @@ def mv(
         if store.has_history(new):
             raise UsageError(f"the review history already has entries for {new!r}; choose another id")
         with store.renaming(old, new) as moved:  # rolled back if the files cannot be changed
-            change = authoring.rename_question(app.bank_location(), bank, old, new)
+            change = authoring.rename_question(location, bank, old, new)
     change.detail["reviews_moved"] = moved
     _report(change, as_json, f"renamed {old} to {new} in {counted(len(change.files), 'file')}; {counted(moved, 'review')} moved")
 
@@ -286,6 +307,7 @@ def rm(
     from .. import authoring
 
     app: AppContext = ctx.obj
+    location = app.writable_bank_location()
     bank = app.bank()
     question = bank.question(question_id)
     if not yes:
@@ -298,7 +320,7 @@ def rm(
             else:
                 typer.echo("nothing removed")
             return
-    change = authoring.remove_question(app.bank_location(), bank, question_id)
+    change = authoring.remove_question(location, bank, question_id)
     _report(change, as_json, f"removed {question_id} ({counted(len(change.files), 'file')} changed)")
 
 

@@ -105,6 +105,7 @@ def _edit_during_drill(app: AppContext, session, question) -> str:  # type: igno
     from ..bank import check_bank
     from ..editing import open_editor
 
+    app.writable_bank_location()  # not the bundled bank inside the installed package
     origin = session.bank.question_origin[question.id]
     open_editor(origin.file, origin.line)
     bank, problems = check_bank(app.bank_location())

@@ -133,10 +133,11 @@ def import_file(
     from ..importing import import_rows
 
     app: AppContext = ctx.obj
+    location = app.writable_bank_location()
     if not file.is_file():
         raise UsageError(f"no such file: {file}")
     source = parse_import(file)
-    result = import_rows(app.bank_location(), app.bank(), source, category, title)
+    result = import_rows(location, app.bank(), source, category, title)
     if as_json:
         emit_json(result.to_dict())
         return
