@@ -214,6 +214,24 @@ def sequence_item_span(text: str, seq: yaml.SequenceNode, index: int) -> tuple[i
     start = line_start(text, item.start_mark.index)
     if index + 1 < len(seq.value):
         end = line_start(text, seq.value[index + 1].start_mark.index)
+        # Blank lines, and comments no deeper than the dashes, just above the next item belong
+        # to it ("# --- Section ---"); a comment indented into the removed item goes with it.
+        dash = _dash_column(text, item.start_mark.index)
+        while end > start:
+            previous = line_start(text, end - 1)
+            line = text[previous:end]
+            stripped = line.strip()
+            if stripped and not (stripped.startswith("#") and len(line) - len(line.lstrip()) <= dash):
+                break
+            end = previous
+        # A blank line kept there replaces one above the removed item rather than doubling it,
+        # and a first item leaves none under the list's key.
+        if text[end:end + 1] == "\n":
+            if index == 0:
+                while text[end:end + 1] == "\n":
+                    end += 1
+            while start > 0 and not text[line_start(text, start - 1):start].strip():
+                start = line_start(text, start - 1)
     else:
         end = item.end_mark.index
         if end and text[end - 1] != "\n":

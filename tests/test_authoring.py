@@ -512,3 +512,17 @@ def test_init_copies_the_bundled_bank_to_edit_here(installed_bundle, state_file)
     assert "Mine." not in (installed_bundle / "answers" / "c.yaml").read_text()
     again = runner.invoke(app, ["init"])
     assert again.exit_code == 1 and "already exists" in again.output
+
+
+def test_rm_keeps_the_comments_above_the_next_item(run, tmp_path):
+    bank = tmp_path / "sections"
+    write(bank / "questions" / "c.yaml", "category: c\ntitle: C\nquestions:\n  - id: q0\n    prompt: Zero?\n\n"
+          "  - id: alpha\n    prompt: Alpha?\n    # inside alpha\n\n  # === Section B ===\n  # beta is kept\n"
+          "  - id: beta\n    prompt: Beta?\n")
+    write(bank / "answers" / "c.yaml", "answers:\n  - question: alpha\n    answer: >\n      A.\n\n"
+          "  # before beta\n  - question: beta\n    answer: B.\n")
+    assert run("rm", "alpha", "--yes", bank=bank).exit_code == 0
+    assert (bank / "questions" / "c.yaml").read_text() == (
+        "category: c\ntitle: C\nquestions:\n  - id: q0\n    prompt: Zero?\n\n"
+        "  # === Section B ===\n  # beta is kept\n  - id: beta\n    prompt: Beta?\n")
+    assert (bank / "answers" / "c.yaml").read_text() == "answers:\n  # before beta\n  - question: beta\n    answer: B.\n"
