@@ -26,7 +26,9 @@ from .yamledit import (
     block_text,
     compose,
     dump,
+    line_start,
     mapping_value,
+    next_line,
     scalar,
     sequence_item_span,
     write_files,
@@ -195,8 +197,18 @@ def set_answer(location: BankLocation, bank: Bank, question_id: str, text: str, 
         indent = node.start_mark.column + 2
         block = block_text(text, indent, node.start_mark.column)
         end = answer_value.end_mark.index
-        # A block value already ends at the start of the next line; a one-line value does not.
-        if end >= len(old) or old[end] != "\n":
+        if answer_value.style in ("|", ">"):
+            # A block value's span runs over the blank lines and comments after it: keep those.
+            while end > answer_value.start_mark.index:
+                previous = line_start(old, end - 1)
+                line = old[previous:end]
+                if line.strip() and not (line.lstrip().startswith("#") and len(line) - len(line.lstrip()) < indent):
+                    break
+                end = previous
+            if end and old[end - 1] != "\n":
+                end = next_line(old, end)
+            block += "\n"
+        elif end >= len(old) or old[end] != "\n":  # a one-line value: its line's newline stays
             block += "\n"
         edits = [Edit(answer_value.start_mark.index, end, block)]
         if source_value is not None:

@@ -526,3 +526,15 @@ def test_rm_keeps_the_comments_above_the_next_item(run, tmp_path):
         "category: c\ntitle: C\nquestions:\n  - id: q0\n    prompt: Zero?\n\n"
         "  # === Section B ===\n  # beta is kept\n  - id: beta\n    prompt: Beta?\n")
     assert (bank / "answers" / "c.yaml").read_text() == "answers:\n  # before beta\n  - question: beta\n    answer: B.\n"
+
+
+def test_answer_keeps_the_blank_line_and_comment_after_a_block_answer(run, tmp_path):
+    bank = tmp_path / "blocks"
+    write(bank / "questions" / "c.yaml", "category: c\ntitle: C\nquestions:\n  - id: alpha\n    prompt: Alpha?\n"
+          "  - id: beta\n    prompt: Beta?\n")
+    write(bank / "answers" / "c.yaml", "answers:\n  - question: alpha\n    answer: >\n      A long\n      answer.\n\n"
+          "  # keep: notes on beta\n  - question: beta\n    answer: B.\n")
+    assert run("answer", "alpha", "--text", "New.", bank=bank).exit_code == 0
+    assert (bank / "answers" / "c.yaml").read_text() == (
+        "answers:\n  - question: alpha\n    answer: |\n      New.\n\n"
+        "  # keep: notes on beta\n  - question: beta\n    answer: B.\n")
