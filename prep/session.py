@@ -220,11 +220,9 @@ class Session:
         result = Result(question_id, rating, graded, elapsed, answer)
         if self.record:
             now = self.clock()
-            before = self.store.card(question_id)
-            after = self.scheduler.review(before or new_card(question_id, now), rating, now)
-            result.review_id = self.store.record(
-                before,
-                after,
+            result.review_id, after = self.store.review(
+                question_id,
+                lambda before: self.scheduler.review(before or new_card(question_id, now), rating, now),
                 reviewed_at=now,
                 rating=RATING_VALUE[rating],
                 suggested=RATING_VALUE[graded.rating] if graded else None,

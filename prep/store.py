@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 from pathlib import Path
 
 from .errors import StateError
@@ -240,43 +241,22 @@ class Store:
 
     # --- the review log --------------------------------------------------------------------
 
-    def record(
-        self,
-        before: CardState | None,
-        after: CardState,
-        *,
-        reviewed_at: datetime,
-        rating: int,
-        suggested: int | None = None,
-        score: int | None = None,
-        elapsed_seconds: float | None = None,
-        answer: str | None = None,
-        mode: str | None = None,
-        content_hash: str | None = None,
-        verdict: str | None = None,
-    ) -> int:
+    def record(self, before: CardState | None, after: CardState, *, reviewed_at: datetime, rating: int,
+               **details: Any) -> int:
         """Append a review and save the card's new state, atomically. Returns the review id."""
         with self.transaction() as db:
-            cursor = db.execute(
-                "INSERT INTO reviews (question_id, reviewed_at, rating, suggested, score,"
-                " elapsed_seconds, answer, mode, content_hash, card_before, verdict)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    after.question_id,
-                    format_time(reviewed_at),
-                    rating,
-                    suggested,
-                    score,
-                    elapsed_seconds,
-                    answer,
-                    mode,
-                    content_hash,
-                    json.dumps(before.to_dict()) if before else None,
-                    verdict,
-                ),
-            )
-            _save_card(db, after, content_hash)
-            return int(cursor.lastrowid)
+            return _append_review(db, before, after, reviewed_at, rating, **details)
+
+    def review(self, question_id: str, schedule: Callable[[CardState | None], CardState], *,
+               reviewed_at: datetime, rating: int, **details: Any) -> tuple[int, CardState]:
+        """Read the card, schedule it and record the review in one write transaction, so two
+        processes rating the same card at once each build on the other's rating, not on the
+        state both read before. Returns the review id and the card's new state."""
+        with self.transaction() as db:
+            row = db.execute("SELECT * FROM cards WHERE question_id = ?", (question_id,)).fetchone()
+            before = _card(row) if row else None
+            after = schedule(before)
+            return _append_review(db, before, after, reviewed_at, rating, **details), after
 
     def undo(self, review_id: int) -> str:
         """Remove a review and restore the card as it was before it. Returns the question id."""
@@ -344,6 +324,21 @@ class Store:
 
     def set_fsrs_parameters(self, parameters: list[float]) -> None:
         self.set_setting("fsrs_parameters", json.dumps(list(parameters)))
+
+
+def _append_review(db: Connection, before: CardState | None, after: CardState, reviewed_at: datetime, rating: int,
+                   *, suggested: int | None = None, score: int | None = None, elapsed_seconds: float | None = None,
+                   answer: str | None = None, mode: str | None = None, content_hash: str | None = None,
+                   verdict: str | None = None) -> int:
+    cursor = db.execute(
+        "INSERT INTO reviews (question_id, reviewed_at, rating, suggested, score,"
+        " elapsed_seconds, answer, mode, content_hash, card_before, verdict)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (after.question_id, format_time(reviewed_at), rating, suggested, score, elapsed_seconds, answer, mode,
+         content_hash, json.dumps(before.to_dict()) if before else None, verdict),
+    )
+    _save_card(db, after, content_hash)
+    return int(cursor.lastrowid)
 
 
 def _save_card(db: sqlite3.Connection, card: CardState, content_hash: str | None) -> None:

@@ -197,3 +197,37 @@ def test_concurrent_first_opens_migrate_once(tmp_path):
     assert {out.strip() for out, _ in results} == {str(SCHEMA_VERSION)}
     with Store(path) as store:
         assert store.db.execute("SELECT COUNT(*) FROM schema_migrations").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_two_processes_rating_the_same_card_at_once_build_on_each_other(tmp_path):
+    """The card is read inside the write transaction: the second rating sees the first one."""
+    import threading
+    import time
+
+    path = tmp_path / "state.sqlite3"
+    Store(path).close()
+    scheduler = Scheduler(SchedulerConfig(fuzz=False))
+    now = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+    seen: list[CardState | None] = []
+
+    def rate(rating: str, pause: float) -> None:
+        with Store(path) as store:
+            def schedule(before):  # type: ignore[no-untyped-def]
+                seen.append(before)
+                time.sleep(pause)  # the first rating is still being written when the second starts
+                return scheduler.review(before or new_card("q", now), rating, now)
+
+            store.review("q", schedule, reviewed_at=now, rating=RATINGS.index(rating) + 1)
+
+    first = threading.Thread(target=rate, args=("good", 0.5))
+    second = threading.Thread(target=rate, args=("again", 0.0))
+    first.start()
+    time.sleep(0.1)
+    second.start()
+    first.join()
+    second.join()
+    assert seen[0] is None and seen[1] is not None and seen[1].reps == 1
+    with Store(path) as store:
+        assert store.card("q").reps == 2
+        befores = [r[0] for r in store.db.execute("SELECT card_before FROM reviews ORDER BY id")]
+        assert befores[0] is None and befores[1] is not None
