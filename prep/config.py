@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -26,6 +27,9 @@ class DrillConfig:
     scheduler: SchedulerConfig = field(default_factory=SchedulerConfig)
 
 
+MAX_STEP = timedelta(days=365)  # a (re)learning step longer than a year is a typo
+
+
 def parse_duration(text: str) -> timedelta:
     """'90s', '10m', '2h' or '1d' -> timedelta."""
     units = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
@@ -35,42 +39,65 @@ def parse_duration(text: str) -> timedelta:
         unit = units[text[-1]]
     except (KeyError, ValueError, IndexError):
         raise UsageError(f"bad duration {text!r}: use a number and s, m, h or d, e.g. '10m'") from None
-    if value <= 0:
-        raise UsageError(f"bad duration {text!r}: must be positive")
+    if not math.isfinite(value) or value <= 0:
+        raise UsageError(f"bad duration {text!r}: must be a positive number of s, m, h or d")
+    if value * {"s": 1, "m": 60, "h": 3600, "d": 86400}[text[-1]] > MAX_STEP.total_seconds():
+        raise UsageError(f"bad duration {text!r}: at most 365d")
     return timedelta(**{unit: value})
 
 
-def load(path: Path, *, overrides: dict | None = None) -> DrillConfig:
-    """The drill settings: defaults < config file [drill] section < command-line overrides."""
+def load(path: Path, *, overrides: dict | None = None, explicit: bool = False) -> DrillConfig:
+    """The drill settings: defaults < config file [drill] section < command-line overrides.
+    *explicit*: the file was named (--config, $PREP_CONFIG), so it must exist."""
     values = dict(DEFAULTS)
+    where = ""
+    if explicit and not path.is_file():
+        raise UsageError(f"config file not found: {display_path(path)}")
     if path.is_file():
+        where = f"{display_path(path)}: "
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as exc:
-            raise UsageError(f"{display_path(path)}: cannot read config: {exc}") from None
+            raise UsageError(f"{where}cannot read config: {exc}") from None
+        other = set(data) - {"drill"}
+        if other:
+            raise UsageError(f"{where}unknown section{'s' if len(other) != 1 else ''} "
+                             f"{', '.join(f'[{s}]' for s in sorted(other))} (known: [drill])")
         section = data.get("drill", {})
         if not isinstance(section, dict):
-            raise UsageError(f"{display_path(path)}: [drill] must be a table")
+            raise UsageError(f"{where}[drill] must be a table")
         unknown = set(section) - set(DEFAULTS)
         if unknown:
             raise UsageError(
-                f"{display_path(path)}: unknown setting{'s' if len(unknown) != 1 else ''} in [drill]: {', '.join(sorted(unknown))} "
+                f"{where}unknown setting{'s' if len(unknown) != 1 else ''} in [drill]: {', '.join(sorted(unknown))} "
                 f"(known: {', '.join(DEFAULTS)})"
             )
         values.update(section)
     values.update({k: v for k, v in (overrides or {}).items() if v is not None})
     retention = values["desired_retention"]
-    if not isinstance(retention, (int, float)) or not 0.5 <= retention < 1:
-        raise UsageError(f"desired_retention must be between 0.5 and 0.99, not {retention!r}")
+    if isinstance(retention, bool) or not isinstance(retention, (int, float)) or not 0.5 <= retention <= 0.99:
+        raise UsageError(f"{where}desired_retention must be between 0.5 and 0.99, not {retention!r}")
     new_per_day = values["new_per_day"]
-    if not isinstance(new_per_day, int) or new_per_day < 0:
-        raise UsageError(f"new_per_day must be a whole number >= 0, not {new_per_day!r}")
+    if isinstance(new_per_day, bool) or not isinstance(new_per_day, int) or new_per_day < 0:
+        raise UsageError(f"{where}new_per_day must be a whole number >= 0, not {new_per_day!r}")
+    if not isinstance(values["fuzz"], bool):
+        raise UsageError(f"{where}fuzz must be true or false, not {values['fuzz']!r}")
     return DrillConfig(
         new_per_day=new_per_day,
         scheduler=SchedulerConfig(
             desired_retention=float(retention),
-            learning_steps=tuple(parse_duration(s) for s in values["learning_steps"]),
-            relearning_steps=tuple(parse_duration(s) for s in values["relearning_steps"]),
-            fuzz=bool(values["fuzz"]),
+            learning_steps=_steps(values, "learning_steps", where),
+            relearning_steps=_steps(values, "relearning_steps", where),
+            fuzz=values["fuzz"],
         ),
     )
+
+
+def _steps(values: dict, name: str, where: str) -> tuple[timedelta, ...]:
+    steps = values[name]
+    if not isinstance(steps, list) or not all(isinstance(s, str) for s in steps):
+        raise UsageError(f"{where}{name} must be a list of durations like [\"1m\", \"10m\"], not {steps!r}")
+    try:
+        return tuple(parse_duration(s) for s in steps)
+    except UsageError as error:
+        raise UsageError(f"{where}{name}: {error.message}") from None

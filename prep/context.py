@@ -56,7 +56,8 @@ class AppContext:
         from .scheduler import Scheduler
         from .store import Store
 
-        settings = config.load(self.config_path, overrides={"desired_retention": retention, "new_per_day": new})
+        settings = config.load(self.config_path, overrides={"desired_retention": retention, "new_per_day": new},
+                               explicit=self.config_named)
         store = Store(self.state_path, write=write)
         personal = store.fsrs_parameters()
         scheduler = Scheduler(replace(settings.scheduler, parameters=personal) if personal else settings.scheduler)
@@ -69,3 +70,10 @@ class AppContext:
     @property
     def config_path(self) -> Path:
         return paths.config_path(self.config_option)
+
+    @property
+    def config_named(self) -> bool:
+        """The user named a config file (--config or $PREP_CONFIG): it must exist."""
+        import os
+
+        return self.config_option is not None or bool(os.environ.get(paths.ENV_CONFIG))

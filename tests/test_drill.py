@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import sqlite3
 
+import pytest
+
 from prep.session import content_hash
 
 GOOD = ("In data parallelism each GPU holds a full copy of the model and processes a different part of "
@@ -203,6 +205,33 @@ def test_unknown_config_key_is_named(run, isolated_home):
     result = run("drill", input="", env=NOW)
     assert result.exit_code == 1
     assert "new_per_dya" in result.output
+
+
+@pytest.mark.parametrize(("setting", "message"), [
+    ('learning_steps = ["999999999999d"]', "learning_steps: bad duration '999999999999d': at most 365d"),
+    ('relearning_steps = ["infm"]', "relearning_steps: bad duration 'infm': must be a positive number"),
+    ('learning_steps = ["nanm"]', "learning_steps: bad duration 'nanm': must be a positive number"),
+    ('learning_steps = "1m"', "learning_steps must be a list of durations"),
+    ('fuzz = "false"', "fuzz must be true or false, not 'false'"),
+    ("new_per_day = true", "new_per_day must be a whole number >= 0, not True"),
+    ("desired_retention = 0.995", "desired_retention must be between 0.5 and 0.99"),
+])
+def test_every_config_setting_is_checked(run, isolated_home, setting, message):
+    (isolated_home / "config.toml").write_text(f"[drill]\n{setting}\n")
+    result = run("drill", input="", env=NOW)
+    assert result.exit_code == 1
+    assert f"config.toml: {message}" in result.output
+    assert "internal error" not in result.output
+
+
+def test_a_misspelt_section_or_a_missing_named_config_is_an_error(run, isolated_home, tmp_path):
+    (isolated_home / "config.toml").write_text("[drilll]\nfuzz = false\n")
+    result = run("drill", input="", env=NOW)
+    assert result.exit_code == 1 and "unknown section [drilll] (known: [drill])" in result.output
+    (isolated_home / "config.toml").unlink()
+    assert run("drill", input="q\n", env=NOW).exit_code == 0  # the default file may be absent
+    result = run("--config", str(tmp_path / "nope.toml"), "drill", input="", env=NOW)
+    assert result.exit_code == 1 and "config file not found" in result.output
 
 
 def test_edit_key_opens_the_editor_and_reloads(run, state_file, bank_dir, tmp_path):

@@ -138,7 +138,7 @@ def next_card(
     app: AppContext = ctx.obj
     rows = question_index(app.bank_location())
     selected = select_rows(rows, categories=category or (), tags=tag or (), kinds=kind or ())
-    settings = config_module.load(app.config_path)
+    settings = config_module.load(app.config_path, explicit=app.config_named)
     now = clock.now()
     with Store(app.state_path, write=False) as store:
         queue = build_queue(None, store, None, now, selected, new_per_day=settings.new_per_day)
