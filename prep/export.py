@@ -95,7 +95,9 @@ def _question_block(bank: Bank, q: Question, options: CramOptions) -> list[str]:
         out += [f"- {md_inline(k.text)}" for k in q.key_points] + [""]
     answer = bank.answer_text(q.id)
     if answer:
-        out += ["> " + line if line else ">" for line in md_text(answer).splitlines()] + [""]
+        # Each line of the answer its own paragraph: markdown would run "> a" and "> b" together.
+        lines = [line for line in md_text(answer).splitlines() if line.strip()]
+        out += [part for i, line in enumerate(lines) for part in ([">"] if i else []) + ["> " + line]] + [""]
     if q.follow_ups:
         links = [f"[{md_inline(bank.questions[f].prompt)}](#{anchor(f)})" if f in bank.questions else md_inline(f)
                  for f in q.follow_ups]
@@ -157,15 +159,39 @@ def anki_package(bank: Bank, questions: Sequence[Question], path: Path) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(f".{path.name}.partial")  # never leave a half-written package
     try:
-        genanki.Package(list(decks.values())).write_to_file(str(partial))
+        _write_package(genanki.Package(list(decks.values())), partial)
         os.replace(partial, path)
     finally:
         partial.unlink(missing_ok=True)
     return len(questions)
 
 
+def _write_package(package, path: Path) -> None:  # type: ignore[no-untyped-def]
+    """genanki's write_to_file, with its scratch collection in a directory that is removed
+    afterwards (write_to_file leaves one the size of the deck in $TMPDIR on every export)."""
+    import itertools
+    import json
+    import sqlite3
+    import tempfile
+    import time
+    import zipfile
+
+    with tempfile.TemporaryDirectory(prefix="prep-anki-") as scratch:
+        collection = Path(scratch) / "collection.anki2"
+        db = sqlite3.connect(collection)
+        try:
+            now = time.time()
+            package.write_to_db(db.cursor(), now, itertools.count(int(now * 1000)))
+            db.commit()
+        finally:
+            db.close()
+        with zipfile.ZipFile(path, "w") as archive:
+            archive.write(collection, "collection.anki2")
+            archive.writestr("media", json.dumps({}))
+
+
 def _html(text: str) -> str:
-    return html.escape(text).replace("\n\n", "<br><br>").replace("\n", " ")
+    return html.escape(text).replace("\n", "<br>")  # a line break in the bank is one on the card
 
 
 def _html_list(items: list[str]) -> str:

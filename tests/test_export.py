@@ -169,3 +169,28 @@ def test_anki_package_imports_into_real_anki_without_duplicates(run, tmp_path, b
         assert col.get_note(nid)["Prompt"].startswith("Contrast")
     finally:
         col.close()
+
+
+def test_anki_export_keeps_line_breaks_and_leaves_no_scratch_files(run, tmp_path, monkeypatch):
+    import sqlite3
+    import tempfile
+    import zipfile
+
+    from .conftest import write
+
+    bank = tmp_path / "lines"
+    write(bank / "questions" / "c.yaml", "category: c\ntitle: C\nquestions:\n  - id: q1\n    prompt: What?\n")
+    write(bank / "answers" / "c.yaml", "answers:\n  - question: q1\n    answer: |\n      First line.\n"
+          "      Second line.\n")
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    apkg = tmp_path / "deck.apkg"
+    assert run("export", "anki", "-o", str(apkg), bank=bank).exit_code == 0
+    assert list(scratch.iterdir()) == []  # the scratch collection is gone
+    with zipfile.ZipFile(apkg) as archive:
+        (tmp_path / "collection.anki2").write_bytes(archive.read("collection.anki2"))
+    db = sqlite3.connect(tmp_path / "collection.anki2")
+    [fields] = [row[0] for row in db.execute("SELECT flds FROM notes")]
+    db.close()
+    assert "First line.<br>Second line." in fields
