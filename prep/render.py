@@ -41,15 +41,18 @@ def question_table(
     one_category = len({bank.category_of[q.id] for q in shown}) == 1
     roomy = width >= 110  # kind and difficulty only when the prompt still gets room
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False)
-    table.add_column("id", style="bold", overflow="fold", max_width=34)
+    # Narrow terminals: the id and category columns give way first, so that no column is
+    # squeezed below the width its text was wrapped to (rich would then crop letters).
+    narrow = width < 100
+    table.add_column("id", style="bold", overflow="fold", max_width=22 if narrow else 34)
     if not one_category:
-        table.add_column("category", overflow="fold", max_width=18)
+        table.add_column("category", overflow="fold", max_width=12 if narrow else 18)
     if roomy:
         table.add_column("kind", no_wrap=True)
         table.add_column("diff", no_wrap=True)
-    table.add_column("prompt", overflow="fold", ratio=1, min_width=30)
+    table.add_column("prompt", overflow="fold", ratio=1, min_width=16)
     if hits is not None:
-        table.add_column("match", overflow="fold", max_width=12)
+        table.add_column("match", overflow="fold", min_width=10, max_width=14)
     for row, q in zip(rows, shown):
         cells = [q.id]
         if not one_category:

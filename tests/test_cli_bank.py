@@ -164,3 +164,27 @@ def test_notes_are_shown_and_in_the_cram_sheet(run, tmp_path):
           "    prompt: What is a KV cache?\n    notes: asked twice at the onsite\n")
     assert "asked twice at the onsite" in run("show", "noted", bank=bank).output
     assert "**Notes:** asked twice at the onsite" in run("export", "cram", bank=bank).output
+
+
+def test_list_and_search_never_crop_words_in_a_narrow_terminal(run, tmp_path):
+    from .conftest import write
+
+    prompts = {
+        "mixture-of-experts-routing-basics": "How does token routing work in a mixture-of-experts layer, and what keeps the experts "
+                       "balanced when some of them are far more popular than others?",
+        "dpo-implicit-reward-and-reference": "Explain the implicit reward in DPO and what goes wrong when the reference model drifts.",
+    }
+    bank = tmp_path / "narrow"
+    write(bank / "questions" / "transformers.yaml", "category: transformers\ntitle: T\nquestions:\n" + "".join(
+        f"  - id: {qid}\n    prompt: {prompt}\n" for qid, prompt in prompts.items()))
+    write(bank / "questions" / "ab.yaml", "category: ab\ntitle: AB\nquestions:\n  - id: other\n    prompt: Why?\n")
+    allowed = {w for text in [*prompts.values(), "Why?"] for w in text.split()}
+    allowed |= {*prompts, "other", "transformers", "ab", "id", "category", "prompt", "match", "kind", "diff",
+                "questions", "question", "matches"}
+    for columns in ("80", "60"):
+        for command in (["list"], ["search", "token routing"]):
+            result = run(*command, bank=bank, env={"COLUMNS": columns})
+            assert result.exit_code == 0
+            words = {w for line in result.output.splitlines() for w in line.split() if not set(w) <= set("─━")}
+            words = {w for w in words if not w.isdigit() and not any(w in qid for qid in prompts)}
+            assert words - allowed <= {"prompt", "id", "key", "point", "tag", "answer"}, (columns, command, words - allowed)
