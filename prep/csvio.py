@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from .bank import Bank, dotted_path, validation_message
-from .errors import Problem, UsageError, display_path
+from .errors import InvalidInput, Problem, UsageError, display_path
 from .models import Claim, Question
 from .suggest import did_you_mean
 
@@ -109,7 +109,7 @@ def parse_import(path: Path) -> ImportFile:
     what it finds against the bank).
 
     Raises UsageError when the file as a whole is not something prep can import (unreadable,
-    no header, unknown columns).
+    no header). A header with unknown or missing columns is an InvalidInput at its line.
     """
     display = display_path(path)
     try:
@@ -196,17 +196,19 @@ def _csv_header(display: str, records: Iterator[tuple[int, list[str]]]) -> list[
     if header is None:
         raise UsageError(f"{display}: the file is empty")
     names = [h.strip().lower() for h in header]
-    where = f"{display}:{header_line}"
+    # A header the import cannot use is a problem of the input file (exit code 2), at its line.
+    problems = []
     if "prompt" not in names:
-        raise UsageError(f"{where}: a header row with a 'prompt' column is required "
-                         f"(columns: {', '.join(CSV_COLUMNS)})")
-    for name in names:
+        problems.append(Problem(display, header_line, 0, "a header row with a 'prompt' column is required "
+                                f"(columns: {', '.join(CSV_COLUMNS)})"))
+    for name in dict.fromkeys(names):
         if name not in CSV_COLUMNS:
-            hint = did_you_mean(name, CSV_COLUMNS)
-            raise UsageError(f"{where}: unknown column {name!r}" + (f"; {hint}" if hint else ""),
-                             hint=f"columns: {', '.join(CSV_COLUMNS)}")
-        if names.count(name) > 1:
-            raise UsageError(f"{where}: column {name!r} appears twice")
+            hint = did_you_mean(name, CSV_COLUMNS) or f"columns: {', '.join(CSV_COLUMNS)}"
+            problems.append(Problem(display, header_line, 0, f"unknown column {name!r}; {hint}"))
+        elif names.count(name) > 1:
+            problems.append(Problem(display, header_line, 0, f"column {name!r} appears twice"))
+    if problems:
+        raise InvalidInput(problems)
     return names
 
 

@@ -223,13 +223,16 @@ def test_renamed_ids_are_reported(run, tmp_path, monkeypatch):
     assert "in.csv:2: id 'zero-stages' is taken; imported as 'sequence-parallelism'" in result.output
 
 
-def test_file_level_problems_are_usage_errors(run, tmp_path):
-    unknown = write(tmp_path / "bad.csv", "prompt,keypoints\nx,y\n")
+def test_a_header_the_import_cannot_use_is_a_problem_of_the_file(run, tmp_path):
+    """Exit code 2 (the input has problems), each at the header's line, all of them at once."""
+    unknown = write(tmp_path / "bad.csv", "prompt,keypoints,colour\nx,y,z\n")
     result = run("import", str(unknown), "-c", "x")
-    assert result.exit_code == 1 and "unknown column 'keypoints'; did you mean 'key_points'?" in result.output
+    assert result.exit_code == 2
+    assert "bad.csv:1: unknown column 'keypoints'; did you mean 'key_points'?" in result.output
+    assert "bad.csv:1: unknown column 'colour'" in result.output
     no_prompt = write(tmp_path / "none.csv", "question,answer\nx,y\n")
     result = run("import", str(no_prompt), "-c", "x")
-    assert result.exit_code == 1 and "'prompt' column" in result.output
+    assert result.exit_code == 2 and "none.csv:1: a header row with a 'prompt' column is required" in result.output
 
 
 def test_import_composes_each_file_once(run, tmp_path, bank_dir, monkeypatch):
