@@ -65,7 +65,11 @@ def find_bank(option: Path | None = None, cwd: Path | None = None) -> BankLocati
         return BankLocation(bundled_bank_root(), "bundled")
     if not location.root.is_dir():
         source = "--bank" if location.origin == "option" else f"${ENV_BANK}"
-        raise NotFound(f"bank directory not found: {location.root} (from {source})")
+        if location.root.exists():
+            message = f"{location.root} is a file, not a bank directory (from {source})"
+        else:
+            message = f"bank directory not found: {location.root} (from {source})"
+        raise NotFound(message, hint="a bank is a directory holding questions/ (and optionally answers/)")
     if not location.questions.is_dir():
         raise NotFound(
             f"{location.root} has no {QUESTIONS_DIR}/ directory",

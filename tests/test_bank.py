@@ -224,3 +224,11 @@ def test_missing_bank_directory_is_a_clear_error(tmp_path, run):
     result = run("list", bank=tmp_path / "nowhere")
     assert result.exit_code == 1
     assert "bank directory not found" in result.output
+
+
+def test_a_bank_path_that_is_a_file_says_so(run, tmp_path):
+    afile = tmp_path / "bank.txt"
+    afile.write_text("not a bank")
+    result = run("list", bank=afile)
+    assert result.exit_code == 1
+    assert f"{afile} is a file, not a bank directory (from --bank)" in result.output
