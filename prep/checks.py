@@ -97,4 +97,9 @@ def validate(location: BankLocation) -> Report:
                 f"({display_path(other.file)}:{other.line})",
             )
         )
+    for folder in (location.questions, location.answers):
+        for nested in sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")) \
+                if folder.is_dir() else []:
+            warnings.append(Problem(display_path(nested), 0, 0, f"is a folder: prep reads only the files directly "
+                                    f"in {folder.name}/, so the questions in it are not part of the bank"))
     return Report(bank, sorted(problems), warnings)

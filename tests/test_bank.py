@@ -232,3 +232,12 @@ def test_a_bank_path_that_is_a_file_says_so(run, tmp_path):
     result = run("list", bank=afile)
     assert result.exit_code == 1
     assert f"{afile} is a file, not a bank directory (from --bank)" in result.output
+
+
+def test_validate_warns_about_folders_inside_questions(run, tmp_path):
+    root = tmp_path / "bank"
+    write(root / "questions" / "c.yaml", "category: c\ntitle: C\nquestions:\n  - id: a\n    prompt: A?\n")
+    write(root / "questions" / "more" / "d.yaml", "category: d\ntitle: D\nquestions: []\n")
+    result = run("validate", bank=root)
+    assert result.exit_code == 0
+    assert "is a folder: prep reads only the files directly in questions/" in result.output

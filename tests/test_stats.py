@@ -170,3 +170,13 @@ def test_optimize_improves_log_loss_on_synthetic_history(tmp_path):
         assert result["fitted"] and result["saved"]
         assert result["personal"]["log_loss"] < result["default"]["log_loss"]
         assert store.fsrs_parameters() is not None and len(store.fsrs_parameters()) == 21
+
+
+def test_history_of_a_removed_question_is_still_shown(run, state_file):
+    env = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
+    run("drill", "--category", "parallelism", "--limit", "1", input="my try\n\n2\nn\n", env=env)
+    assert run("rm", "dp-vs-mp", "--yes").exit_code == 0
+    result = run("history", "dp-vs-mp")
+    assert result.exit_code == 0
+    assert "dp-vs-mp (no longer in the bank)" in result.output and "my try" in result.output
+    assert run("history", "never-existed").exit_code == 1

@@ -166,5 +166,5 @@ def next_card(
     if first is None:
         typer.echo("Nothing due.")
         return
-    typer.echo(f"{due} due, {data['new']} new today. Next ({first.reason}): {first.question_id}")
+    typer.echo(f"{due} due now, {data['new']} new today. Next ({first.reason}): {first.question_id}")
     typer.echo(f"  {data['next']['prompt']}")

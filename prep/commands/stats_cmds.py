@@ -44,9 +44,13 @@ def history(
     from ..store import Store
 
     app: AppContext = ctx.obj
-    question = app.bank().question(question_id)
+    bank = app.bank()
+    question = bank.questions.get(question_id)
     with Store(app.state_path, write=False) as store:
-        rows = review_history(store, question.id)
+        rows = review_history(store, question_id)
+    if question is None and not rows:
+        bank.question(question_id)  # unknown: NotFound, with a did-you-mean
+    # A question removed from the bank keeps its history until `prep state prune`: it is shown.
     if as_json:
         emit_json(rows)
         return
@@ -55,7 +59,7 @@ def history(
     from ..render import console
 
     out = console()
-    out.print(question.prompt, style="bold")
+    out.print(question.prompt if question else f"{question_id} (no longer in the bank)", style="bold")
     if not rows:
         out.print("No reviews yet.")
         return
