@@ -38,18 +38,26 @@ class BankLocation:
 
     @property
     def installed(self) -> bool:
-        """The bundled bank inside the installed package: an upgrade replaces it, so prep never
-        writes there (a source checkout's own bank is the repository's, and may be edited)."""
-        return self.origin == "bundled" and self.root.name == BUNDLED_DIR
+        """The bundled bank inside the installed package, however it was named (found, --bank,
+        $PREP_BANK, a symlink, the working directory): an upgrade replaces it, so prep never
+        writes there. A source checkout's own bank is the repository's, and may be edited."""
+        try:
+            return self.root.resolve() == installed_bundle_dir().resolve()
+        except OSError:
+            return False
+
+
+def installed_bundle_dir() -> Path:
+    """Where a wheel puts the bundled bank: inside the package."""
+    return Path(__file__).resolve().parent / BUNDLED_DIR
 
 
 def bundled_bank_root() -> Path:
     """The bank shipped with prep: inside the wheel, or at the top of a source checkout."""
-    package = Path(__file__).resolve().parent
-    installed = package / BUNDLED_DIR
+    installed = installed_bundle_dir()
     if (installed / QUESTIONS_DIR).is_dir():
         return installed
-    return package.parent
+    return installed.parent.parent
 
 
 def find_bank(option: Path | None = None, cwd: Path | None = None) -> BankLocation:

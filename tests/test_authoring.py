@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 import sys
@@ -478,7 +479,7 @@ def installed_bundle(tmp_path, monkeypatch):
     root = tmp_path / "site-packages" / "prep" / "_bundled"
     write(root / "questions" / "c.yaml", "category: c\ntitle: C\nquestions:\n  - id: q1\n    prompt: What is it?\n")
     write(root / "answers" / "c.yaml", "answers:\n  - question: q1\n    source: model\n    answer: This.\n")
-    monkeypatch.setattr(paths, "bundled_bank_root", lambda: root)
+    monkeypatch.setattr(paths, "installed_bundle_dir", lambda: root)
     work = tmp_path / "work"
     work.mkdir()
     monkeypatch.chdir(work)
@@ -490,9 +491,11 @@ def test_the_installed_bundled_bank_is_never_written(installed_bundle, state_fil
 
     before = {f: f.read_bytes() for f in installed_bundle.rglob("*.yaml")}
     runner = CliRunner()
-    for command in (["answer", "q1", "--text", "Mine."], ["add", "-c", "c", "-p", "Another?"],
-                    ["rm", "q1", "--yes"], ["mv", "q1", "q2"], ["edit", "q1"]):
-        result = runner.invoke(app, ["--state", str(state_file), *command])
+    named = [[], ["--bank", str(installed_bundle)], ["--bank", str(installed_bundle / "questions" / "..")]]
+    for bank, command in itertools.product(named, (
+            ["answer", "q1", "--text", "Mine."], ["add", "-c", "c", "-p", "Another?"], ["rm", "q1", "--yes"],
+            ["mv", "q1", "q2"], ["edit", "q1"])):
+        result = runner.invoke(app, [*bank, "--state", str(state_file), *command])
         assert result.exit_code == 1, (command, result.output)
         assert "the bundled bank is part of the installed package" in result.output
         assert "prep init" in result.output
