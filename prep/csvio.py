@@ -148,7 +148,8 @@ def _records(display: str, body: str, delimiter: str, first_line: int,
              problems: list[Problem]) -> Iterator[tuple[int, list[str]]]:
     """Non-blank records with the physical line where each starts (cells may span lines); a
     record that is not valid CSV is a problem, and ends the file."""
-    reader = csv.reader(io.StringIO(body, newline=""), delimiter=delimiter)
+    # strict: a quote opened and never closed is an error, not a cell that swallows the rest.
+    reader = csv.reader(io.StringIO(body, newline=""), delimiter=delimiter, strict=True)
     consumed = 0
     while True:
         start = first_line + consumed
@@ -157,7 +158,9 @@ def _records(display: str, body: str, delimiter: str, first_line: int,
         except StopIteration:
             return
         except csv.Error as exc:
-            problems.append(Problem(display, start, 0, f"not valid CSV: {exc}"))
+            reason = ("a quoted cell starts here and is never closed" if "end of data" in str(exc)
+                      else f"not valid CSV: {exc}")
+            problems.append(Problem(display, start, 0, reason))
             return
         consumed = reader.line_num
         if any(cell.strip() for cell in cells):

@@ -321,3 +321,11 @@ def test_bank_problems_in_appended_text_point_at_the_import_file(tmp_path):
     before = Problem(display_path(target), 2, 1, "bad title", "title")  # not appended text: left where it is
     error = _located([inside, before], "in.csv", spans)
     assert isinstance(error, BankInvalid) and f"{display_path(target)}:2:1: title: bad title" in error.details()
+
+
+def test_a_quote_never_closed_is_reported_not_swallowing_the_rows_after_it(run, tmp_path):
+    bad = write(tmp_path / "u.csv", 'prompt,answer\nFirst?,"starts a quote but never ends\nSecond?,its answer\n'
+                "Third?,x\n")
+    result = run("import", str(bad), "-c", "u")
+    assert result.exit_code == 2
+    assert "u.csv:2: a quoted cell starts here and is never closed" in result.output
