@@ -319,5 +319,8 @@ def _anki_rows(display: str, records: Iterator[tuple[int, list[str]]], headers: 
 
 
 def _strip_html(text: str) -> str:
-    text = re.sub(r"(?i)<br\s*/?>|</(p|div|li)>", "\n", text)
+    # Anki writes lines as "keys<div>per layer</div>": a block's start or end is a line break,
+    # and one block ending where the next starts is one break, not two.
+    text = re.sub(r"(?i)</(p|div|li)>\s*<(p|div|li)(\s[^>]*)?>", "\n", text)
+    text = re.sub(r"(?i)<br\s*/?>|</?(p|div|li)(\s[^>]*)?>", "\n", text)
     return html.unescape(re.sub(r"<[^>]+>", "", text)).replace("\xa0", " ").strip()

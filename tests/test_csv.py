@@ -329,3 +329,13 @@ def test_a_quote_never_closed_is_reported_not_swallowing_the_rows_after_it(run, 
     result = run("import", str(bad), "-c", "u")
     assert result.exit_code == 2
     assert "u.csv:2: a quoted cell starts here and is never closed" in result.output
+
+
+def test_anki_div_lines_become_lines(tmp_path):
+    path = write(tmp_path / "notes.txt", "#separator:tab\n#html:true\n"
+                                         "What does a KV cache hold?\tCaches keys<div>per layer</div><div>per head</div>"
+                                         "\n"
+                                         "Why?\tOne line<br><br>after a blank one\n")
+    first, second = parse_import(path).rows
+    assert first.answer == "Caches keys\nper layer\nper head"
+    assert second.answer == "One line\n\nafter a blank one"
