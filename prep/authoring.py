@@ -7,6 +7,7 @@ to the text itself (see ``yamledit``), so comments and formatting elsewhere stay
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -197,7 +198,9 @@ def set_answer(location: BankLocation, bank: Bank, question_id: str, text: str, 
         indent = node.start_mark.column + 2
         block = block_text(text, indent, node.start_mark.column)
         end = answer_value.end_mark.index
-        if answer_value.style in ("|", ">"):
+        if node.flow_style:  # `- {question: q, answer: text}`: a block cannot go inside braces
+            block = json.dumps(text.strip(), ensure_ascii=False)  # a JSON string is a one-line YAML one
+        elif answer_value.style in ("|", ">"):
             # A block value's span runs over the blank lines and comments after it: keep those.
             while end > answer_value.start_mark.index:
                 previous = line_start(old, end - 1)

@@ -38,7 +38,8 @@ def question_table(
 ) -> Table:
     rows = hits if hits is not None else questions
     shown = [row.question if hits is not None else row for row in rows]
-    one_category = len({bank.category_of[q.id] for q in shown}) == 1
+    # One category, or a very narrow terminal: no category column (`prep show` has it).
+    one_category = len({bank.category_of[q.id] for q in shown}) == 1 or width < 70
     roomy = width >= 110  # kind and difficulty only when the prompt still gets room
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False)
     # Narrow terminals: the id and category columns give way first, so that no column is
@@ -52,7 +53,7 @@ def question_table(
         table.add_column("diff", no_wrap=True)
     table.add_column("prompt", overflow="fold", ratio=1, min_width=16)
     if hits is not None:
-        table.add_column("match", overflow="fold", min_width=10, max_width=14)
+        table.add_column("match", no_wrap=True, min_width=12, max_width=14)  # "81 key point"
     for row, q in zip(rows, shown):
         cells = [q.id]
         if not one_category:

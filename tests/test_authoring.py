@@ -541,3 +541,14 @@ def test_answer_keeps_the_blank_line_and_comment_after_a_block_answer(run, tmp_p
     assert (bank / "answers" / "c.yaml").read_text() == (
         "answers:\n  - question: alpha\n    answer: |\n      New.\n\n"
         "  # keep: notes on beta\n  - question: beta\n    answer: B.\n")
+
+
+def test_answer_in_a_flow_style_entry(run, tmp_path):
+    bank = tmp_path / "flow"
+    write(bank / "questions" / "c.yaml", "category: c\ntitle: C\nquestions:\n  - id: q-a\n    prompt: A?\n")
+    write(bank / "answers" / "c.yaml", "answers:\n  - {question: q-a, answer: flow answer}  # terse\n")
+    result = run("answer", "q-a", "--text", "New: two\nlines.", bank=bank)
+    assert result.exit_code == 0, result.output
+    assert (bank / "answers" / "c.yaml").read_text() == (
+        "answers:\n  - {question: q-a, answer: \"New: two\\nlines.\"}  # terse\n")
+    assert _load(bank).answer_text("q-a") == "New: two\nlines."

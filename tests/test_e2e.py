@@ -191,3 +191,26 @@ def test_output_into_a_closed_pipe_is_not_an_error_message(env):
         process.stderr.close()
         assert process.wait(timeout=30) == 1
         assert error == "", command
+
+
+def test_drill_json_in_a_terminal_keeps_stdout_for_the_summary(bank_dir, state_file, env, tmp_path):
+    out = tmp_path / "summary.json"
+    command = (f"'{installed_prep()}' --bank '{bank_dir}' --state '{state_file}' drill --category parallelism "
+               f"--limit 1 --json > '{out}'")
+    child = pexpect.spawn("bash", ["-c", command], env=env, encoding="utf-8", timeout=20, dimensions=(50, 110))
+    try:
+        child.expect("Your answer")
+        child.sendline(GOOD)
+        child.sendline("")
+        child.expect("Rate:")
+        child.send("3")
+        child.expect(re.escape("Drill this follow-up now?"))
+        child.send("n")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    text = out.read_text()
+    assert text.startswith("{")
+    import json
+
+    assert json.loads(text)["cards"] == 1

@@ -155,7 +155,7 @@ class ConsoleUI:
         try:
             message = self._editor(question)
         except PrepError as error:  # the editor failed or is missing: the drill goes on
-            message = f"{error.message}; the question is unchanged"
+            message = f"{error.message}; the question is unchanged" + (f" ({error.hint})" if error.hint else "")
         if message:
             self.notify(message)
 
@@ -167,6 +167,10 @@ class ConsoleUI:
         try:
             if self.interactive:
                 _line_editing()
+                if self.out.stderr:  # --json: stdout is kept for the summary, even the prompt
+                    sys.stderr.write(prompt)
+                    sys.stderr.flush()
+                    return input()
                 return input(prompt)
             line = self.stdin.readline()
             return None if line == "" else line.rstrip("\n")
