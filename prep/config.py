@@ -51,6 +51,8 @@ def load(path: Path, *, overrides: dict | None = None, explicit: bool = False) -
     *explicit*: the file was named (--config, $PREP_CONFIG), so it must exist."""
     values = dict(DEFAULTS)
     where = ""
+    if path.is_dir():
+        raise UsageError(f"{display_path(path)} is a directory, not a config file")
     if explicit and not path.is_file():
         raise UsageError(f"config file not found: {display_path(path)}")
     if path.is_file():

@@ -552,3 +552,8 @@ def test_answer_in_a_flow_style_entry(run, tmp_path):
     assert (bank / "answers" / "c.yaml").read_text() == (
         "answers:\n  - {question: q-a, answer: \"New: two\\nlines.\"}  # terse\n")
     assert _load(bank).answer_text("q-a") == "New: two\nlines."
+
+
+def test_edit_without_changes_says_so(run, odd_bank):
+    result = run("edit", "dp-vs-mp", bank=odd_bank, env={"EDITOR": "true"})
+    assert result.exit_code == 0 and "no changes; the bank is valid" in result.output

@@ -353,3 +353,8 @@ def test_describe_interval_never_says_now_for_a_future_review():
     assert describe_interval(timedelta(seconds=59)) == "in under a minute"
     assert describe_interval(timedelta(0)) == "now"
     assert describe_interval(timedelta(minutes=10)) == "in 10 minutes"
+
+
+def test_a_config_path_that_is_a_directory_says_so(run, tmp_path):
+    result = run("--config", str(tmp_path), "drill", input="", env=NOW)
+    assert result.exit_code == 1 and "is a directory, not a config file" in result.output

@@ -233,7 +233,8 @@ def edit(
             # The editor failed after the file was saved: check what it left, as after any edit.
         _, problems = check_bank(location)
         if not problems:
-            typer.echo(f"saved; the bank is valid ({display_path(origin.file)})")
+            changed = origin.file.read_bytes() != original
+            typer.echo(f"{'saved' if changed else 'no changes'}; the bank is valid ({display_path(origin.file)})")
             return
         for problem in problems:
             typer.echo(str(problem), err=True)
