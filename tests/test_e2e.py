@@ -156,6 +156,15 @@ def test_two_drills_on_one_database_both_save(bank_dir, state_file, env):
     assert len(_reviews(state_file)) == 8
 
 
+def _rate_and_end(child, rating: str, follow_up_key: str) -> None:  # type: ignore[no-untyped-def]
+    """Rate the card with one key, answer the follow-up offer, and wait for the session to end."""
+    child.expect("Rate:")
+    child.send(rating)
+    child.expect(re.escape("Drill this follow-up now?"))
+    child.send(follow_up_key)
+    child.expect(pexpect.EOF)
+
+
 def test_line_editing_and_ctrl_d_while_typing_an_answer(bank_dir, state_file, env):
     """Arrow keys edit the line (not escape codes typed into the answer); Ctrl-D on the empty
     line after it ends the answer with nothing lost."""
@@ -167,11 +176,7 @@ def test_line_editing_and_ctrl_d_while_typing_an_answer(bank_dir, state_file, en
         child.send("all-")
         child.send("\r")
         child.send("\x04")  # Ctrl-D on the empty line
-        child.expect("Rate:")
-        child.send("2")
-        child.expect(re.escape("Drill this follow-up now?"))
-        child.send("q")
-        child.expect(pexpect.EOF)
+        _rate_and_end(child, "2", "q")
     finally:
         child.close()
     db = sqlite3.connect(f"file:{state_file}?mode=ro", uri=True)
@@ -202,11 +207,7 @@ def test_drill_json_in_a_terminal_keeps_stdout_for_the_summary(bank_dir, state_f
         child.expect("Your answer")
         child.sendline(GOOD)
         child.sendline("")
-        child.expect("Rate:")
-        child.send("3")
-        child.expect(re.escape("Drill this follow-up now?"))
-        child.send("n")
-        child.expect(pexpect.EOF)
+        _rate_and_end(child, "3", "n")
     finally:
         child.close()
     text = out.read_text()
