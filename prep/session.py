@@ -299,14 +299,14 @@ def run(session: Session, queue: list[QueueItem], ui: DrillUI) -> Summary:
     pending = list(queue)
     done: list[QueueItem] = []  # for undo: the card goes back to the front
     seen_follow_ups: set[str] = set()
-    total = len(pending)
     try:
         while pending:
             item = pending.pop(0)
             if item.question_id not in session.bank.questions:
                 continue
             question = session.bank.question(item.question_id)
-            ui.show_card(question, item, len(done) + 1, max(total, len(done) + len(pending) + 1))
+            # Counted afresh for each card: undo, requeued Again cards and follow-ups change it.
+            ui.show_card(question, item, len(done) + 1, len(done) + len(pending) + 1)
             answered = ui.read_answer(question)
             if answered is None:
                 return session.finish()
@@ -362,7 +362,6 @@ def run(session: Session, queue: list[QueueItem], ui: DrillUI) -> Summary:
                 wait = rated.card_after.due - session.clock()
                 if choice.rating == "again" and wait <= AGAIN_IN_SESSION:
                     pending.append(QueueItem(question.id, "again", rated.card_after.due))
-                    total += 1
                     ui.notify("again: back at the end of this session")
                 else:
                     ui.notify(f"{choice.rating}: next review {describe_interval(wait)}")
@@ -376,9 +375,7 @@ def run(session: Session, queue: list[QueueItem], ui: DrillUI) -> Summary:
             if wanted:
                 seen_follow_ups.add(follow[0])
                 # Drilled now, so not again later in this session as a new or due card.
-                later = [p for p in pending if p.question_id == follow[0]]
                 pending = [QueueItem(follow[0], "follow-up")] + [p for p in pending if p.question_id != follow[0]]
-                total += 1 - len(later)
     except KeyboardInterrupt:
         return session.finish(interrupted=True)
     return session.finish()

@@ -314,6 +314,7 @@ def test_renaming_the_current_question_in_the_editor(run, state_file, tmp_path):
     assert result.exit_code == 0, result.output
     assert "dp-vs-mp is no longer in the bank (renamed or removed): not rated" in result.output
     assert "Session done." in result.output
+    assert "[1/2] new" in result.output and "[1/1] new" in result.output  # the count follows what is left
     assert [r[0] for r in reviews(state_file)] == ["dp-batch-size"]  # the next card, rated as usual
 
 
