@@ -21,7 +21,7 @@ import statistics
 import subprocess
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,12 +83,18 @@ def make_history(path: Path, bank_size: int, reviews: int = 100_000, seed: int =
                 return path
         path.unlink()
     sys.path.insert(0, str(ROOT))
-    from prep.scheduler import RATINGS, Scheduler, SchedulerConfig, format_time, new_card
+    from prep.scheduler import (
+        RATINGS,
+        Scheduler,
+        SchedulerConfig,
+        format_time,
+        new_card,
+    )
     from prep.store import Store
 
     rng = random.Random(seed)
     scheduler = Scheduler(SchedulerConfig(fuzz=False))
-    start = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
     ids = [f"q-{i // 100:03d}-{i % 100:03d}" for i in range(bank_size)]
     cards = {}
     rows = []

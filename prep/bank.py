@@ -17,11 +17,10 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from .errors import BankInvalid, NotFound, Problem, display_path
-from .suggest import did_you_mean
 from .models import Answer, AnswersFile, CategoryFile, Question
 from .paths import YAML_SUFFIXES, BankLocation, bank_files
+from .suggest import did_you_mean
 from .yamlio import MAX_FILE_BYTES, Document, PathKey, load_file, parse
-
 
 
 @dataclass(frozen=True)

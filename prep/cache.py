@@ -13,8 +13,8 @@ import hashlib
 import json
 import os
 import sqlite3
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from . import __version__
@@ -39,7 +39,7 @@ class IndexRow(NamedTuple):  # a tuple, straight from SQLite: 10,000 are built o
         return tuple(self.tags_text.split(_TAG_SEPARATOR)) if self.tags_text else ()
 
     @classmethod
-    def of(cls, question, category: str, title: str) -> "IndexRow":  # type: ignore[no-untyped-def]
+    def of(cls, question, category: str, title: str) -> IndexRow:  # type: ignore[no-untyped-def]
         from .session import content_hash
 
         return cls(question.id, category, question.kind, _TAG_SEPARATOR.join(question.tags), question.prompt,

@@ -8,15 +8,15 @@ the command being run is built (typer's parameter processing costs ~5 ms a comma
 
 from __future__ import annotations
 
+import importlib
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from typer.core import TyperGroup
 
 from . import __version__
-import importlib
 from .context import AppContext
 from .errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_STATE, PrepError
 
@@ -145,7 +145,7 @@ class _PrepGroup(TyperGroup):
             ctx.exit(EXIT_INTERRUPTED)
         except (typer.Exit, SystemExit):
             raise
-        except Exception as error:  # noqa: BLE001 - a bug: say so briefly, trace only on --debug
+        except Exception as error:
             if _is_usage_error(error):
                 error.exit_code = EXIT_ERROR  # type: ignore[attr-defined]
                 raise
@@ -191,7 +191,7 @@ def _version(value: bool) -> None:
 def _global_options(
     ctx: typer.Context,
     bank: Annotated[
-        Optional[Path],
+        Path | None,
         typer.Option(
             "--bank",
             help="Bank directory holding questions/ and answers/. "
@@ -200,7 +200,7 @@ def _global_options(
         ),
     ] = None,
     state: Annotated[
-        Optional[Path],
+        Path | None,
         typer.Option(
             "--state",
             help="SQLite file with your review history. Default: $PREP_STATE, else the user data dir.",
@@ -208,7 +208,7 @@ def _global_options(
         ),
     ] = None,
     config: Annotated[
-        Optional[Path],
+        Path | None,
         typer.Option(
             "--config",
             help="Config file (TOML). Default: $PREP_CONFIG, else config.toml in the user config dir.",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from .errors import UsageError
 
@@ -14,8 +14,8 @@ def now() -> datetime:
     pinned = os.environ.get(ENV_NOW)
     if pinned:
         try:
-            moment = datetime.fromisoformat(pinned.replace("Z", "+00:00"))
+            moment = datetime.fromisoformat(pinned)
         except ValueError:
             raise UsageError(f"{ENV_NOW}={pinned!r} is not an ISO date-time") from None
-        return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-    return datetime.now(timezone.utc)
+        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return datetime.now(UTC)

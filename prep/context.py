@@ -18,7 +18,7 @@ class AppContext:
     state_option: Path | None = None
     config_option: Path | None = None
     debug: bool = False
-    _bank: "Bank | None" = field(default=None, repr=False)
+    _bank: Bank | None = field(default=None, repr=False)
 
     def bank_location(self) -> paths.BankLocation:
         return paths.find_bank(self.bank_option)
@@ -37,7 +37,7 @@ class AppContext:
             )
         return location
 
-    def bank(self) -> "Bank":
+    def bank(self) -> Bank:
         """The validated bank; raises BankInvalid (exit 2) when it has problems."""
         if self._bank is None:
             from .bank import load_bank

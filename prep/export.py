@@ -59,8 +59,8 @@ def cram_sheet(bank: Bank, questions: Sequence[Question], now: datetime, options
     for q in main:
         groups.setdefault(bank.category_of[q.id], []).append(q)
 
-    out: list[str] = [f"# {md_inline(options.title)}", "", f"_{now.astimezone().strftime('%A %d %B %Y')}_ · "
-                      f"{len(questions)} question{'s' if len(questions) != 1 else ''}", ""]
+    out: list[str] = [f"# {md_inline(options.title)}", "", (f"_{now.astimezone().strftime('%A %d %B %Y')}_ · "
+                      f"{len(questions)} question{'s' if len(questions) != 1 else ''}"), ""]
     out += ["## Contents", ""]
     for category_id, items in groups.items():
         out.append(f"- [{md_inline(bank.categories[category_id].title)}](#{_category_anchor(category_id)})")

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .bank import Bank
-from .errors import InvalidInput, NotFound, Problem, UsageError, display_path
+from .errors import InvalidInput, NotFound, UsageError, display_path
 from .grading import Grade, grade
 from .yamlio import load_file
 

@@ -18,7 +18,14 @@ from typing import Any
 from .authoring import check_category_name, make_id
 from .bank import Bank, check_bank
 from .csvio import ImportFile, ImportRow
-from .errors import BankInvalid, ImportInvalid, InvalidInput, Problem, UsageError, display_path
+from .errors import (
+    BankInvalid,
+    ImportInvalid,
+    InvalidInput,
+    Problem,
+    UsageError,
+    display_path,
+)
 from .paths import BankLocation
 from .suggest import did_you_mean
 from .yamledit import EditError, append_items, dump, write_files

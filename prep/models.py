@@ -15,7 +15,7 @@ ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
 Id = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=120)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 Kind = Literal["technical", "behavioral", "strategy", "ask"]
-from .suggest import KINDS  # noqa: E402,F401 - re-exported
+from .suggest import KINDS  # noqa: F401 - re-exported
 
 
 class _Strict(BaseModel):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-
 from typing import TYPE_CHECKING
 
 from .errors import NotFound, UsageError

@@ -34,7 +34,7 @@ def difficulty(level: int) -> str:
 
 
 def question_table(
-    bank: "Bank", questions: "list[Question]", hits: "list[Hit] | None" = None, width: int = 120
+    bank: Bank, questions: list[Question], hits: list[Hit] | None = None, width: int = 120
 ) -> Table:
     rows = hits if hits is not None else questions
     shown = [row.question if hits is not None else row for row in rows]
@@ -76,7 +76,7 @@ def prompt_panel(prompt: str, meta: Text, width: int, **panel: object) -> Panel:
     return Panel(Group(body, meta), **panel)  # type: ignore[arg-type]
 
 
-def question_detail(bank: "Bank", question: "Question", *, show_answer: bool = True, width: int = 80) -> Group:
+def question_detail(bank: Bank, question: Question, *, show_answer: bool = True, width: int = 80) -> Group:
     category = bank.category(question.id)
     meta = Text.assemble(
         (category.title, "bold"),
@@ -118,7 +118,7 @@ def question_detail(bank: "Bank", question: "Question", *, show_answer: bool = T
     return Group(*parts)
 
 
-def validation_report(report: "Report") -> list[Text]:
+def validation_report(report: Report) -> list[Text]:
     from .errors import display_path
 
     lines: list = [Text(str(p), style="red") for p in report.problems]

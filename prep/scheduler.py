@@ -6,7 +6,7 @@ Time is always passed in; nothing here reads the clock, the database or the conf
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 RatingName = Literal["again", "hard", "good", "easy"]
@@ -50,7 +50,7 @@ class CardState:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "CardState":
+    def from_dict(cls, data: dict[str, Any]) -> CardState:
         values = dict(data)
         values["due"] = parse_time(values["due"])
         values["last_review"] = parse_time(values["last_review"]) if values.get("last_review") else None
@@ -68,13 +68,13 @@ class Scheduler:
     def __post_init__(self) -> None:
         import fsrs  # deferred: only commands that schedule pay for the import
 
-        kwargs: dict[str, Any] = dict(
-            desired_retention=self.config.desired_retention,
-            learning_steps=self.config.learning_steps,
-            relearning_steps=self.config.relearning_steps,
-            maximum_interval=self.config.maximum_interval_days,
-            enable_fuzzing=self.config.fuzz,
-        )
+        kwargs: dict[str, Any] = {
+            "desired_retention": self.config.desired_retention,
+            "learning_steps": self.config.learning_steps,
+            "relearning_steps": self.config.relearning_steps,
+            "maximum_interval": self.config.maximum_interval_days,
+            "enable_fuzzing": self.config.fuzz,
+        }
         if self.config.parameters:
             kwargs["parameters"] = self.config.parameters
         self._fsrs = fsrs
@@ -133,5 +133,5 @@ def parse_time(text: str) -> datetime:
 
 def _utc(moment: datetime) -> datetime:
     if moment.tzinfo is None:
-        return moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc)
+        return moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)

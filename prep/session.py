@@ -122,7 +122,7 @@ def mock_queue(questions: Sequence[Question], bank: Bank, count: int, rng: rando
 class Result:
     question_id: str
     rating: RatingName | None  # None: skipped, or mock without --record
-    grade: "Grade | None"
+    grade: Grade | None
     elapsed: float | None
     answer: str
     review_id: int | None = None
@@ -202,8 +202,10 @@ class Session:
         self.record = record
         self.summary = Summary(started=clock())
 
-    def grade(self, question_id: str, attempt: str, elapsed: float | None) -> "Grade":
-        from .grading_service import grade_one  # deferred: numpy and rapidfuzz only when grading
+    def grade(self, question_id: str, attempt: str, elapsed: float | None) -> Grade:
+        from .grading_service import (
+            grade_one,  # deferred: numpy and rapidfuzz only when grading
+        )
 
         return grade_one(self.bank, question_id, attempt, elapsed).grade
 

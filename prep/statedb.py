@@ -76,7 +76,7 @@ def newer_schema_error(path: Path, schema: int, known: int) -> StateError:
 class Cursor(sqlite3.Cursor):
     """Hands every SQLite error to the connection's ``on_error`` (see ``Connection``)."""
 
-    connection: "Connection"
+    connection: Connection
 
     def execute(self, sql, parameters=()):  # type: ignore[no-untyped-def, override]
         try:

@@ -18,7 +18,14 @@ from typing import Any
 
 from .errors import InvalidInput, Problem, StateError, display_path
 from .scheduler import CardState
-from .statedb import UnreadableWal, is_corruption, kept_copies, open_read_only, quick_check, writable
+from .statedb import (
+    UnreadableWal,
+    is_corruption,
+    kept_copies,
+    open_read_only,
+    quick_check,
+    writable,
+)
 from .store import SCHEMA_VERSION, Store, _save_card
 
 FORMAT = "prep-state"
@@ -68,10 +75,11 @@ def import_lines(store: Store, path: Path) -> ImportReport:
             continue
         try:
             record = json.loads(line)
-            if not isinstance(record, dict):
-                raise ValueError("not an object")
         except ValueError as exc:
             problems.append(Problem(display, number, 1, f"not a JSON object: {exc}"))
+            continue
+        if not isinstance(record, dict):
+            problems.append(Problem(display, number, 1, "not a JSON object"))
             continue
         records.append((number, record))
     if not records or records[0][1].get("type") != FORMAT:
@@ -222,8 +230,8 @@ def _inspect(health: Health) -> None:
             health.detail = (f"ok (schema {health.schema}; it is upgraded to {SCHEMA_VERSION} on the next run, after a backup)"
                              if health.schema else "ok (empty; prep sets it up on the next run)")
     elif current:
-        health.status, health.detail = "read-only", "ok, but read-only: prep can read it (stats, history, next, " \
-                                                    "state export) but cannot record reviews in it"
+        health.status, health.detail = "read-only", ("ok, but read-only: prep can read it (stats, history, next, " \
+                                                    "state export) but cannot record reviews in it")
     else:
         health.ok, health.status = False, "read-only"
         health.detail = (f"read-only, and at schema {health.schema or 0}: prep must upgrade it to {SCHEMA_VERSION} "
@@ -272,12 +280,12 @@ def _restore_steps(health: Health) -> list[tuple[str, str]]:
     damaged = f"{path}.damaged-<time>" if in_place else health.damaged[0] if health.damaged else None
     if damaged:
         recovered = f"{path}.recovered"
-        steps.append(("salvage what the damaged copy still holds, with the sqlite3 shell "
-                      "(if its .recover fails, .dump in its place salvages less, but works in every build)",
+        steps.append((("salvage what the damaged copy still holds, with the sqlite3 shell "
+                      "(if its .recover fails, .dump in its place salvages less, but works in every build)"),
                       f"sqlite3 {_q(damaged)} .recover | sqlite3 {_q(recovered)}"))
         steps.append(("then merge what was salvaged into your history",
-                      f"prep --state {_q(recovered)} state export {_q(recovered + '.jsonl')} && "
-                      f"{_prep(path)} state import {_q(recovered + '.jsonl')}"))
+                      (f"prep --state {_q(recovered)} state export {_q(recovered + '.jsonl')} && "
+                      f"{_prep(path)} state import {_q(recovered + '.jsonl')}")))
     steps.append(("merge an export written earlier by `prep state export` (repeating it is harmless)",
                   f"{_prep(path)} state import FILE.jsonl"))
     return steps

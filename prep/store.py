@@ -13,15 +13,31 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 from pathlib import Path
+from typing import Any, Self
 
 from .errors import StateError
-from .scheduler import CardState, format_time, parse_time
 from .migrations import MIGRATIONS, SCHEMA_VERSION
-from .statedb import (SQLITE_READONLY, Connection, UnreadableWal, backup, cannot_create_error, damaged_error,
-                      error_code, is_corruption, is_not_writable, newer_schema_error, open_read_only, open_writable,
-                      probe_write, quarantine, quick_check, read_only_error, write_error)
+from .scheduler import CardState, format_time, parse_time
+from .statedb import (
+    SQLITE_READONLY,
+    Connection,
+    UnreadableWal,
+    backup,
+    cannot_create_error,
+    damaged_error,
+    error_code,
+    is_corruption,
+    is_not_writable,
+    newer_schema_error,
+    open_read_only,
+    open_writable,
+    probe_write,
+    quarantine,
+    quick_check,
+    read_only_error,
+    write_error,
+)
 
 
 @dataclass(frozen=True)
@@ -157,7 +173,7 @@ class Store:
     def close(self) -> None:
         self._close_quietly()
 
-    def __enter__(self) -> "Store":
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -33,8 +33,8 @@ SYNONYM_GROUPS = (
     "model models network networks net nets",
     "weight weights parameter parameters param params",
     "replica replicas replicate replicated replicates copy copies clone clones cloned duplicate duplicated",
-    "split splits splitting shard shards sharded sharding partition partitions partitioned divide divides "
-    "divided slice slices sliced chunk chunks",
+    ("split splits splitting shard shards sharded sharding partition partitions partitioned divide divides "
+    "divided slice slices sliced chunk chunks"),
     "gradient gradients grad grads",
     "batch batches minibatch minibatches",
     "average averaged averages averaging mean",

@@ -109,21 +109,21 @@ def test_model_answers_pass_their_own_grader(bank):
 CONTRASTS = {
     "layernorm-vs-batchnorm": (
         ("LayerNorm", "BatchNorm"),
-        "LayerNorm normalizes each token over its own features, so it does not depend on the other samples "
+        ("LayerNorm normalizes each token over its own features, so it does not depend on the other samples "
         "in the batch and behaves identically in training and inference. BatchNorm statistics depend on the "
         "other samples in the batch, and padding and variable sequence lengths distort those batch "
-        "statistics, while small batches make the estimates noisy."),
+        "statistics, while small batches make the estimates noisy.")),
     "pre-norm-vs-post-norm": (
         ("Post-norm", "Pre-norm"),
-        "Post-norm applies LayerNorm after the residual addition and needs careful warmup or it diverges. "
+        ("Post-norm applies LayerNorm after the residual addition and needs careful warmup or it diverges. "
         "Pre-norm normalizes the sublayer input and leaves the residual path untouched, which gives a clean "
         "identity path for gradients; it needs a final norm before the output head, and its residual stream "
-        "grows in magnitude with depth."),
+        "grows in magnitude with depth.")),
     "slurm-vs-kubernetes-training": (
         ("Slurm", "Kubernetes"),
-        "Slurm gang-schedules all the nodes of a job natively and is topology-aware and simple for HPC batch "
+        ("Slurm gang-schedules all the nodes of a job natively and is topology-aware and simple for HPC batch "
         "jobs. Kubernetes needs add-ons like Volcano or Kueue for gang scheduling and queues, but suits "
-        "elastic jobs, services and multi-tenant clusters."),
+        "elastic jobs, services and multi-tenant clusters.")),
 }
 
 

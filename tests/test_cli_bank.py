@@ -124,9 +124,9 @@ def test_usage_errors_exit_1_not_2(run):
 
 
 def test_debug_shows_the_traceback(run):
-    from prep.errors import NotFound
-
     import pytest
+
+    from prep.errors import NotFound
 
     with pytest.raises(NotFound):
         run("--debug", "show", "nope")

@@ -102,7 +102,7 @@ def test_the_whole_bundled_bank_round_trips(run, tmp_path):
     again = _export(run, tmp_path, fresh).read_text(encoding="utf-8")
     first = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
     second = list(csv.DictReader(io.StringIO(again)))
-    strip = lambda rows: [{k: v for k, v in r.items() if not k.startswith("category")} for r in rows]  # noqa: E731
+    strip = lambda rows: [{k: v for k, v in r.items() if not k.startswith("category")} for r in rows]
     assert strip(second) == strip(first)
 
 

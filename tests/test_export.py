@@ -4,7 +4,7 @@ CSV export and import are tested in test_csv.py."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from markdown_it import MarkdownIt
@@ -15,7 +15,7 @@ from prep.paths import BankLocation
 
 from .conftest import write
 
-NOW = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 NASTY = """\
 category: nasty
@@ -100,7 +100,7 @@ def test_yaml_text_cannot_break_the_document(nasty_bank):
     inline_children = [c for t in tokens if t.type == "inline" for c in (t.children or [])]
     assert not any(c.type in ("code_inline", "em_open", "strong_open") and "stars" in str(c.content)
                    for c in inline_children)
-    rendered_h3 = [line for line in html.splitlines() if line.startswith("<h3>")][0]
+    rendered_h3 = next(line for line in html.splitlines() if line.startswith("<h3>"))
     assert "&lt;script&gt;" in rendered_h3 and "*stars*" in rendered_h3 and "`code`" in rendered_h3
 
 

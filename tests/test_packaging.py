@@ -34,7 +34,7 @@ def test_bundled_bank_ships_and_validates(tmp_path):
     root = bundled_bank_root()
     assert (root / "questions").is_dir() and any((root / "questions").glob("*.yaml"))
     # From a directory with no bank of its own, the installed command uses the bundled one.
-    result = subprocess.run([installed_prep(), "validate", "--json"], cwd=tmp_path, capture_output=True, text=True)
+    result = subprocess.run([installed_prep(), "validate", "--json"], cwd=tmp_path, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     assert '"origin": "bundled"' in result.stdout
 
@@ -42,7 +42,7 @@ def test_bundled_bank_ships_and_validates(tmp_path):
 def test_python_dash_m_works(tmp_path):
     import sys
 
-    result = subprocess.run([sys.executable, "-m", "prep", "--version"], cwd=tmp_path, capture_output=True, text=True)
+    result = subprocess.run([sys.executable, "-m", "prep", "--version"], cwd=tmp_path, capture_output=True, text=True, check=False)
     assert result.returncode == 0 and result.stdout.startswith("prep ")
 
 
@@ -56,7 +56,7 @@ def test_help_does_not_import_heavy_modules():
     import sys
 
     code = "import sys; from prep.cli import app; print(sorted(m for m in ('rich','pydantic','fsrs','numpy','rapidfuzz') if m in sys.modules))"
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert result.stdout.strip() == "[]", result.stdout + result.stderr
 
 
@@ -67,11 +67,11 @@ def test_readme_examples_name_real_questions_and_commands():
 
     readme = (ROOT / "README.md").read_text()
     bank = load_bank(BankLocation(bundled_bank_root(), "bundled"))
-    for command, argument in re.findall(r"^prep (\w+) ([a-z0-9]+(?:-[a-z0-9]+)+)\b", readme, re.M):
+    for command, argument in re.findall(r"^prep (\w+) ([a-z0-9]+(?:-[a-z0-9]+)+)\b", readme, re.MULTILINE):
         assert command in COMMANDS, command
         if command in ("show", "grade", "history", "answer", "edit"):
             assert argument in bank.questions, argument
-    for command in re.findall(r"^prep (\w+)", readme, re.M):
+    for command in re.findall(r"^prep (\w+)", readme, re.MULTILINE):
         assert command in COMMANDS, command
 
 

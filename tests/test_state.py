@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from prep.scheduler import CardState, Scheduler, SchedulerConfig, new_card
 from prep.store import MIGRATIONS, SCHEMA_VERSION, Store
 
-T0 = datetime(2026, 2, 1, 8, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 2, 1, 8, 0, tzinfo=UTC)
 GOOD = ("In data parallelism each GPU holds a full copy of the model and processes a different part of "
         "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
         "does not fit on one GPU.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from datetime import UTC
 from pathlib import Path
 
 import pytest
@@ -75,7 +76,7 @@ def test_after_the_move_an_import_really_restores_the_history(run, state_file, h
 def test_wal_files_move_with_the_database(tmp_path):
     """Another process still has the database open, so its WAL holds committed changes that are
     not in the main file yet: the WAL goes aside with the file, and the copy still reads them."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from prep.errors import StateError
     from prep.scheduler import new_card
@@ -83,8 +84,8 @@ def test_wal_files_move_with_the_database(tmp_path):
 
     path = tmp_path / "s.sqlite3"
     with Store(path) as store:
-        store.record(None, new_card("q", datetime(2026, 1, 1, tzinfo=timezone.utc)),
-                     reviewed_at=datetime(2026, 1, 1, tzinfo=timezone.utc), rating=3)
+        store.record(None, new_card("q", datetime(2026, 1, 1, tzinfo=UTC)),
+                     reviewed_at=datetime(2026, 1, 1, tzinfo=UTC), rating=3)
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("PRAGMA wal_autocheckpoint = 0")
     other.execute("INSERT INTO settings VALUES ('only-in-the-wal', 'kept')")

@@ -9,6 +9,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+from datetime import UTC
 from pathlib import Path
 from urllib.parse import quote
 
@@ -88,14 +89,14 @@ def test_writing_commands_say_read_only_in_one_line(run, state_file, history, mo
 
 
 def test_prune_on_a_read_only_database_refuses_before_asking(run, state_file, history, monkeypatch):
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from prep.scheduler import CardState
     from prep.store import Store
 
     with Store(state_file) as store:
-        store.record(None, CardState("gone", datetime(2026, 1, 1, tzinfo=timezone.utc)),
-                     reviewed_at=datetime(2026, 1, 1, tzinfo=timezone.utc), rating=3)
+        store.record(None, CardState("gone", datetime(2026, 1, 1, tzinfo=UTC)),
+                     reviewed_at=datetime(2026, 1, 1, tzinfo=UTC), rating=3)
     refuse_writes(monkeypatch, state_file, "ro")
     result = run("state", "prune")
     assert result.exit_code == 3 and "read-only" in result.output
@@ -120,7 +121,7 @@ def _can_mount_read_only(tmp_path: Path) -> bool:
     probe.mkdir()
     done = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c",
                            f"mount --bind {probe} {probe} && mount -o remount,bind,ro {probe}"],
-                          capture_output=True)
+                          capture_output=True, check=False)
     return done.returncode == 0
 
 
@@ -138,7 +139,7 @@ def test_a_real_read_only_mount(run, state_file, history, tmp_path, tmp_path_fac
                      f"{' '.join(command)} 2>&1 </dev/null; echo \"## rc=$?\"")
     env = {**os.environ, "PREP_HOME": str(tmp_path_factory.mktemp("home")), "PREP_NOW": NOW["PREP_NOW"]}
     done = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", "\n".join(lines)],
-                          capture_output=True, text=True, env=env, timeout=120)
+                          capture_output=True, text=True, env=env, timeout=120, check=False)
     text = done.stdout
     assert done.returncode == 0, done.stderr + text
 

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import json
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from prep.bank import load_bank
+from prep.cache import index_of
 from prep.paths import BankLocation
 from prep.scheduler import RATINGS, Scheduler, SchedulerConfig
 from prep.session import Session
-from prep.cache import index_of
 from prep.stats import compute, optimize, training_items
 from prep.store import Store
 
-START = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
+START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
 
 def replay(bank, state_file, plan):

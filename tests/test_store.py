@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given, settings
@@ -13,11 +13,11 @@ from prep.errors import StateError
 from prep.scheduler import RATINGS, CardState, Scheduler, SchedulerConfig, new_card
 from prep.store import SCHEMA_VERSION, Store
 
-T0 = datetime(2026, 1, 5, 9, 30, tzinfo=timezone.utc)
+T0 = datetime(2026, 1, 5, 9, 30, tzinfo=UTC)
 NO_FUZZ = Scheduler(SchedulerConfig(fuzz=False))
 
 times = st.datetimes(
-    min_value=datetime(2000, 1, 1), max_value=datetime(2090, 1, 1), timezones=st.just(timezone.utc)
+    min_value=datetime(2000, 1, 1), max_value=datetime(2090, 1, 1), timezones=st.just(UTC)
 )
 cards = st.builds(
     CardState,
@@ -207,7 +207,7 @@ def test_two_processes_rating_the_same_card_at_once_build_on_each_other(tmp_path
     path = tmp_path / "state.sqlite3"
     Store(path).close()
     scheduler = Scheduler(SchedulerConfig(fuzz=False))
-    now = datetime(2026, 3, 2, 9, 0, tzinfo=timezone.utc)
+    now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
     seen: list[CardState | None] = []
 
     def rate(rating: str, pause: float) -> None:

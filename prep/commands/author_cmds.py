@@ -4,15 +4,15 @@
 import sys
 import tempfile
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from ..context import AppContext
 from ..errors import EXIT_INVALID_BANK, UsageError, display_path
 from ..suggest import KINDS
-from .bank_cmds import emit_json
 from ..wording import counted
+from .bank_cmds import emit_json
 
 _CLAIM_HELP = "Write 'text | alias | alias' to give aliases."
 
@@ -69,24 +69,24 @@ def _int_in(text: str, low: int, high: int) -> int | None:
 
 def add(
     ctx: typer.Context,
-    category: Annotated[Optional[str], typer.Option("--category", "-c", metavar="CATEGORY", help="Category id; a new one creates "
+    category: Annotated[str | None, typer.Option("--category", "-c", metavar="CATEGORY", help="Category id; a new one creates "
                                                     "questions/<category>.yaml.", show_default=False)] = None,
-    prompt: Annotated[Optional[str], typer.Option("--prompt", "-p", metavar="TEXT", help="The question as an interviewer asks it.",
+    prompt: Annotated[str | None, typer.Option("--prompt", "-p", metavar="TEXT", help="The question as an interviewer asks it.",
                                                   show_default=False)] = None,
-    key_point: Annotated[Optional[list[str]], typer.Option("--key-point", "-k", metavar="TEXT", help="A key point (repeatable). "
+    key_point: Annotated[list[str] | None, typer.Option("--key-point", "-k", metavar="TEXT", help="A key point (repeatable). "
                                                            + _CLAIM_HELP, show_default=False)] = None,
-    pitfall: Annotated[Optional[list[str]], typer.Option("--pitfall", metavar="TEXT", help="A known wrong claim (repeatable). "
+    pitfall: Annotated[list[str] | None, typer.Option("--pitfall", metavar="TEXT", help="A known wrong claim (repeatable). "
                                                          + _CLAIM_HELP, show_default=False)] = None,
-    tag: Annotated[Optional[list[str]], typer.Option("--tag", "-t", metavar="TAG", help="A tag (repeatable).",
+    tag: Annotated[list[str] | None, typer.Option("--tag", "-t", metavar="TAG", help="A tag (repeatable).",
                                                      show_default=False)] = None,
     kind: Annotated[str, typer.Option("--kind", metavar="KIND", help="technical, behavioral, strategy or ask.")] = "technical",
     difficulty: Annotated[int, typer.Option("--difficulty", "-d", metavar="1-3", min=1, max=3, help="1 (warm-up) to 3.")] = 2,
     target_seconds: Annotated[int, typer.Option("--target-seconds", metavar="SECONDS", min=1, help="Target spoken length.")] = 60,
-    follow_up: Annotated[Optional[list[str]], typer.Option("--follow-up", metavar="ID", help="Id of a deeper question "
+    follow_up: Annotated[list[str] | None, typer.Option("--follow-up", metavar="ID", help="Id of a deeper question "
                                                            "(repeatable).", show_default=False)] = None,
-    question_id: Annotated[Optional[str], typer.Option("--id", metavar="ID", help="Id to use instead of one made from the prompt.",
+    question_id: Annotated[str | None, typer.Option("--id", metavar="ID", help="Id to use instead of one made from the prompt.",
                                                        show_default=False)] = None,
-    title: Annotated[Optional[str], typer.Option("--title", metavar="TEXT", help="Title of a new category.",
+    title: Annotated[str | None, typer.Option("--title", metavar="TEXT", help="Title of a new category.",
                                                  show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print what was written as JSON.")] = False,
 ) -> None:
@@ -139,7 +139,7 @@ def _complete(text: str, choices: list[str]) -> str:
 def answer(
     ctx: typer.Context,
     question_id: Annotated[str, typer.Argument(metavar="ID", help="The question to answer.")],
-    text: Annotated[Optional[str], typer.Option("--text", metavar="TEXT", help="The answer (else $EDITOR opens; '-' reads stdin).",
+    text: Annotated[str | None, typer.Option("--text", metavar="TEXT", help="The answer (else $EDITOR opens; '-' reads stdin).",
                                                 show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print what was written as JSON.")] = False,
 ) -> None:

@@ -2,7 +2,7 @@
 
 
 import json
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -11,15 +11,15 @@ from ..errors import EXIT_INVALID_BANK
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 CategoryOption = Annotated[
-    Optional[list[str]],
+    list[str] | None,
     typer.Option("--category", "-c", metavar="CATEGORY", help="Only this category (repeat for several).", show_default=False),
 ]
 TagOption = Annotated[
-    Optional[list[str]],
+    list[str] | None,
     typer.Option("--tag", "-t", metavar="TAG", help="Only questions with this tag (repeat for any of several).", show_default=False),
 ]
 KindOption = Annotated[
-    Optional[list[str]],
+    list[str] | None,
     typer.Option(
         "--kind", "-k", metavar="KIND", help="Only this kind: technical, behavioral, strategy or ask (repeatable).",
         show_default=False,
@@ -70,7 +70,7 @@ def list_questions(
     tag: TagOption = None,
     kind: KindOption = None,
     search: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--search", "-s", metavar="TEXT", help="Fuzzy text to look for in ids, prompts, key points, tags and answers."),
     ] = None,
     as_json: JsonOption = False,

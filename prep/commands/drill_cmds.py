@@ -2,14 +2,14 @@
 
 
 from enum import Enum
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from ..context import AppContext
 from ..errors import EXIT_INTERRUPTED
-from .bank_cmds import CategoryOption, KindOption, TagOption, emit_json
 from ..wording import counted
+from .bank_cmds import CategoryOption, KindOption, TagOption, emit_json
 
 
 class DrillMode(str, Enum):
@@ -24,11 +24,11 @@ def drill(
     tag: TagOption = None,
     kind: KindOption = None,
     new: Annotated[
-        Optional[int], typer.Option("--new", "-n", metavar="N", min=0, help="New cards allowed today (default 10, or the config).",
+        int | None, typer.Option("--new", "-n", metavar="N", min=0, help="New cards allowed today (default 10, or the config).",
                                     show_default=False)
     ] = None,
     limit: Annotated[
-        Optional[int], typer.Option("--limit", "-l", metavar="N", min=1, help="Stop after this many cards.", show_default=False)
+        int | None, typer.Option("--limit", "-l", metavar="N", min=1, help="Stop after this many cards.", show_default=False)
     ] = None,
     shuffle: Annotated[bool, typer.Option("--shuffle", help="Shuffle the order of due and new cards.")] = False,
     cram: Annotated[
@@ -44,7 +44,7 @@ def drill(
         bool, typer.Option("--record", help="Mock mode: let the mock interview's grades update the schedule.")
     ] = False,
     retention: Annotated[
-        Optional[float], typer.Option("--retention", metavar="0.5-0.99", min=0.5, max=0.99,
+        float | None, typer.Option("--retention", metavar="0.5-0.99", min=0.5, max=0.99,
                                       help="Desired retention for scheduling (default 0.9, or the config).",
                                       show_default=False)
     ] = None,

@@ -2,14 +2,14 @@
 
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from ..context import AppContext
 from ..errors import UsageError, display_path
-from .bank_cmds import CategoryOption, KindOption, TagOption, emit_json
 from ..wording import counted
+from .bank_cmds import CategoryOption, KindOption, TagOption, emit_json
 
 export_app = typer.Typer(
     help="Write the bank out: a markdown cram sheet, an Anki deck, or CSV.",
@@ -19,7 +19,7 @@ export_app = typer.Typer(
 )
 
 OutputOption = Annotated[
-    Optional[Path], typer.Option("--output", "-o", metavar="FILE", help="File to write (default: standard output).",
+    Path | None, typer.Option("--output", "-o", metavar="FILE", help="File to write (default: standard output).",
                                  show_default=False)
 ]
 
@@ -49,7 +49,7 @@ def cram(
     category: CategoryOption = None,
     tag: TagOption = None,
     kind: KindOption = None,
-    weakest: Annotated[Optional[int], typer.Option("--weakest", metavar="N", min=1, help="Only the N weakest questions "
+    weakest: Annotated[int | None, typer.Option("--weakest", metavar="N", min=1, help="Only the N weakest questions "
                        "(lowest recall probability, most lapses), weakest first.", show_default=False)] = None,
     due: Annotated[bool, typer.Option("--due", help="Only questions due now.")] = False,
     questions_only: Annotated[bool, typer.Option("--questions-only", help="A practice sheet: prompts only, "
@@ -66,7 +66,7 @@ def cram(
     now = clock.now()
     if weakest is not None or due:
         from ..session import weakest_first
-        settings, store, scheduler = app.open_schedule(write=False)
+        _settings, store, scheduler = app.open_schedule(write=False)
         with store:
             if due:
                 due_ids = {qid for qid, _ in store.due_ids(now)}
@@ -123,7 +123,7 @@ def import_file(
                                                "Anki's 'Notes in Plain Text' export.")],
     category: Annotated[str, typer.Option("--category", "-c", metavar="CATEGORY", help="Category to add the questions to "
                                           "(created if new).")],
-    title: Annotated[Optional[str], typer.Option("--title", metavar="TEXT", help="Title of a new category (default: the "
+    title: Annotated[str | None, typer.Option("--title", metavar="TEXT", help="Title of a new category (default: the "
                      "file's category_title for that category, else one made from its name).",
                      show_default=False)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print what was added and skipped as JSON.")] = False,

@@ -3,7 +3,7 @@
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -15,20 +15,20 @@ from .bank_cmds import emit_json
 def grade(
     ctx: typer.Context,
     question_id: Annotated[
-        Optional[str], typer.Argument(metavar="[ID]", help="The question to grade against.", show_default=False)
+        str | None, typer.Argument(metavar="[ID]", help="The question to grade against.", show_default=False)
     ] = None,
     answer: Annotated[
-        Optional[str],
+        str | None,
         typer.Option("--answer", "-a", metavar="TEXT", help="The attempt to grade. Without it, read from standard input.",
                      show_default=False),
     ] = None,
     elapsed: Annotated[
-        Optional[float],
+        float | None,
         typer.Option("--elapsed", metavar="SECONDS", min=0, help="Seconds the answer took; enables the 'easy' rating.",
                      show_default=False),
     ] = None,
     file: Annotated[
-        Optional[Path],
+        Path | None,
         typer.Option("--file", "-f", metavar="FILE", help="Grade a YAML list of {question, answer[, elapsed]} attempts.",
                      show_default=False),
     ] = None,

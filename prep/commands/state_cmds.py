@@ -3,14 +3,14 @@
 
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 from ..context import AppContext
 from ..errors import EXIT_STATE, UsageError, display_path
-from .bank_cmds import emit_json
 from ..wording import counted
+from .bank_cmds import emit_json
 
 state_app = typer.Typer(
     help="Check, back up, move or prune your review history (the SQLite state database).",
@@ -63,7 +63,7 @@ def check(
 @state_app.command("export")
 def export(
     ctx: typer.Context,
-    file: Annotated[Optional[Path], typer.Argument(help="Where to write (JSON Lines); '-' or nothing for stdout.",
+    file: Annotated[Path | None, typer.Argument(help="Where to write (JSON Lines); '-' or nothing for stdout.",
                                                    show_default=False)] = None,
 ) -> None:
     """Write every card state and review as JSON Lines: a backup you can diff, move and re-import."""
@@ -110,7 +110,8 @@ def prune(
     as_json: Annotated[bool, typer.Option("--json", help="Print what was deleted as JSON.")] = False,
 ) -> None:
     """Delete the history of questions that are no longer in the bank."""
-    from ..statefile import orphans, prune as run_prune
+    from ..statefile import orphans
+    from ..statefile import prune as run_prune
     from ..store import Store
 
     app: AppContext = ctx.obj

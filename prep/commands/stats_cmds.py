@@ -6,8 +6,8 @@ from typing import Annotated
 import typer
 
 from ..context import AppContext
-from .bank_cmds import CategoryOption, emit_json
 from ..wording import counted
+from .bank_cmds import CategoryOption, emit_json
 
 
 def stats(
