@@ -12,6 +12,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from .cache import IndexRow
+from .errors import PrepError
 from .scheduler import Scheduler, format_time, parse_time
 from .session import start_of_day
 from .store import Store
@@ -176,7 +177,10 @@ __all__ = ["compute", "history", "parse_time"]
 def training_items(store: Store) -> list[list[tuple[int, int]]]:
     """Per-card review sequences as (rating, days since the previous review), the FSRS dataset.
 
-    Each card with n reviews gives n-1 items: the history up to each review after the first.
+    Each review on a later day than the one before it gives an item: the card's history up to
+    that review, which FSRS learns to predict. A review on the same day (an Again relearned
+    within the session) stays in the history of later items but predicts nothing itself:
+    FSRS cannot evaluate an item whose last gap is zero days.
     """
     sequences: dict[str, list[tuple[int, date]]] = defaultdict(list)
     for qid, when, rating in store.db.execute(
@@ -189,7 +193,7 @@ def training_items(store: Store) -> list[list[tuple[int, int]]]:
             (rating, (day - reviews[i][1]).days) for i, (rating, day) in enumerate(reviews[1:])
         ]
         for end in range(2, len(steps) + 1):
-            if any(delta > 0 for _, delta in steps[1:end]):
+            if steps[end - 1][1] > 0:
                 items.append(steps[:end])
     return items
 
@@ -206,9 +210,12 @@ def optimize(store: Store, min_reviews: int = 100) -> dict[str, Any]:
         return {"fitted": False, "reviews": count, "needed": 0, "min_reviews": min_reviews,
                 "reason": "no card has been reviewed on two different days yet"}
     defaults = list(rs.DEFAULT_PARAMETERS)
-    fitted = list(rs.FSRS(defaults).compute_parameters(items))
-    before = rs.FSRS(defaults).evaluate(items)
-    after = rs.FSRS(fitted).evaluate(items)
+    try:
+        fitted = list(rs.FSRS(defaults).compute_parameters(items))
+        before = rs.FSRS(defaults).evaluate(items)
+        after = rs.FSRS(fitted).evaluate(items)
+    except ValueError as exc:  # the optimizer's only word for data it cannot use is "InvalidInput"
+        raise PrepError(f"FSRS could not fit your history ({exc}); the scheduler keeps its parameters") from None
     improved = after.log_loss <= before.log_loss
     if improved:
         store.set_fsrs_parameters(fitted)

@@ -172,6 +172,24 @@ def test_optimize_improves_log_loss_on_synthetic_history(tmp_path):
         assert store.fsrs_parameters() is not None and len(store.fsrs_parameters()) == 21
 
 
+def test_optimize_fits_a_history_with_same_day_relearning(tmp_path):
+    """An Again relearned later the same day is part of the history, not an item to predict."""
+    with Store(tmp_path / "s.sqlite3") as store:
+        rows = []
+        for card in range(60):
+            when = START + timedelta(hours=card)
+            for step in range(4):
+                rows.append((f"q{card}", when.strftime("%Y-%m-%dT%H:%M:%S.%fZ"), 1 if step == 1 else 3))
+                when += timedelta(minutes=20) if step == 1 else timedelta(days=2)
+        with store.transaction() as db:
+            db.executemany("INSERT INTO reviews (question_id, reviewed_at, rating) VALUES (?, ?, ?)", rows)
+        items = training_items(store)
+        assert len(items) == 120 and all(item[-1][1] > 0 for item in items)
+        assert [delta for _, delta in items[1]] == [0, 2, 0, 2]  # the same-day review stays in the history
+        result = optimize(store, min_reviews=100)
+        assert result["fitted"] and result["items"] == 120
+
+
 def test_history_of_a_removed_question_is_still_shown(run, state_file):
     env = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
     run("drill", "--category", "parallelism", "--limit", "1", input="my try\n\n2\nn\n", env=env)
