@@ -414,6 +414,8 @@ def validation_message(error: dict, root: type[BaseModel]) -> str:
         return f"expected text, found {type(error['input']).__name__.replace('NoneType', 'nothing')}"
     if kind == "string_too_short":
         return "must not be empty"
+    if kind == "value_error" and "error" in error.get("ctx", {}):
+        return str(error["ctx"]["error"])  # our own validator's words, without pydantic's "Value error, "
     message = error["msg"]
     return message[0].lower() + message[1:]
 

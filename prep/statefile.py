@@ -14,10 +14,13 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+
+from .bank import dotted_path, validation_message
 from .errors import InvalidInput, Problem, StateError, display_path
-from .scheduler import CardState
+from .scheduler import CardState, format_time, parse_time
 from .statedb import (
     UnreadableWal,
     is_corruption,
@@ -90,16 +93,17 @@ def import_lines(store: Store, path: Path) -> ImportReport:
         kind = record.pop("type", None)
         try:
             if kind == "card":
-                content = record.pop("content_hash", None)
-                cards.append((CardState.from_dict(record), content))
+                card = _CardRecord.model_validate(record).model_dump()
+                content = card.pop("content_hash")
+                cards.append((CardState.from_dict(card), content))
             elif kind == "review":
-                if set(record) - set(REVIEW_FIELDS) or not {"question_id", "reviewed_at", "rating"} <= set(record):
-                    raise ValueError(f"expected the fields {', '.join(REVIEW_FIELDS)}")
-                reviews.append({k: record.get(k) for k in REVIEW_FIELDS})
+                reviews.append(_ReviewRecord.model_validate(record).model_dump())
             else:
-                raise ValueError(f"unknown record type {kind!r}")
-        except (TypeError, ValueError, KeyError) as exc:
-            problems.append(Problem(display, number, 1, f"bad {kind or 'record'}: {exc}"))
+                problems.append(Problem(display, number, 1, f"unknown record type {kind!r}"))
+        except ValidationError as exc:
+            model = _CardRecord if kind == "card" else _ReviewRecord
+            problems.extend(Problem(display, number, 1, f"bad {kind}: {dotted_path(e['loc'])}: {validation_message(e, model)}")
+                            for e in exc.errors(include_url=False))
     if problems:
         raise InvalidInput(problems)
 
@@ -125,6 +129,67 @@ def import_lines(store: Store, path: Path) -> ImportReport:
                 continue
             _save_card(db, card, content)
     return report
+
+
+def _timestamp(value: Any) -> str:
+    """A time as the database stores it (UTC, microseconds, trailing Z), so that times sort as
+    text and a re-import finds what an earlier one added."""
+    if not isinstance(value, str):
+        raise ValueError("expected an ISO date-time string")  # noqa: TRY004 (pydantic reports ValueError)
+    try:
+        stored = format_time(parse_time(value))
+        parse_time(stored)
+    except (ValueError, OverflowError):
+        raise ValueError(f"{value!r} is not an ISO date-time") from None
+    return stored
+
+
+def _card_before(value: Any) -> str | None:
+    if value is None:
+        return None
+    try:
+        CardState.from_dict(_CardRecord.model_validate(json.loads(value)).model_dump(exclude={"content_hash"}))
+    except (TypeError, ValueError) as exc:
+        raise ValueError("expected the JSON of a card") from exc
+    return str(value)
+
+
+Timestamp = Annotated[str, BeforeValidator(_timestamp)]
+
+
+class _ReviewRecord(BaseModel):
+    """One line of type "review": the fields a review row has, with the values it may hold."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    question_id: str = Field(min_length=1)
+    reviewed_at: Timestamp
+    rating: int = Field(ge=1, le=4)
+    suggested: int | None = Field(default=None, ge=1, le=4)
+    score: int | None = Field(default=None, ge=0, le=100)
+    elapsed_seconds: float | None = Field(default=None, ge=0)
+    answer: str | None = None
+    mode: str | None = None
+    content_hash: str | None = None
+    verdict: Literal["pass", "partial", "fail"] | None = None
+    card_before: Annotated[str | None, BeforeValidator(_card_before)] = None
+
+
+class _CardRecord(BaseModel):
+    """One line of type "card": the scheduler's state of one question."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    question_id: str = Field(min_length=1)
+    due: Timestamp
+    state: int = Field(ge=1, le=3)
+    step: int | None = Field(default=0, ge=0)
+    stability: float | None = Field(default=None, ge=0)
+    difficulty: float | None = Field(default=None, ge=0)
+    last_review: Timestamp | None = None
+    reps: int = Field(default=0, ge=0)
+    lapses: int = Field(default=0, ge=0)
+    content_hash: str | None = None
 
 
 def _iso(stored: str) -> str:

@@ -117,6 +117,49 @@ def test_import_rejects_a_bad_file_with_line_numbers(run, tmp_path):
     assert "bad.jsonl:2:1: bad review" in result.output and "bad.jsonl:3:1: not a JSON object" in result.output
 
 
+def test_import_checks_values_and_writes_nothing_when_one_is_wrong(run, tmp_path, state_file):
+    run("drill", "--category", "parallelism", "--limit", "1", input=GOOD + "\n\n3\nn\n", env=NOW)
+    good = tmp_path / "good.jsonl"
+    assert run("state", "export", str(good)).exit_code == 0
+    lines = good.read_text().splitlines()
+    card, review = json.loads(lines[1]), json.loads(lines[2])
+    broken = [lines[0],
+              json.dumps({**card, "state": 7}),
+              json.dumps({**review, "reviewed_at": "yesterday"}),
+              json.dumps({**review, "reviewed_at": "2026-03-04T10:00:00Z", "rating": 9, "verdict": "great"}),
+              json.dumps({**review, "reviewed_at": "2026-03-05T10:00:00Z", "card_before": "{}"})]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(broken) + "\n")
+    result = run("state", "import", str(bad))
+    assert result.exit_code == 2, result.output
+    assert "bad.jsonl:2:1: bad card: state: input should be less than or equal to 3" in result.output
+    assert "bad.jsonl:3:1: bad review: reviewed_at: 'yesterday' is not an ISO date-time" in result.output
+    assert "bad.jsonl:4:1: bad review: rating:" in result.output and "bad.jsonl:4:1: bad review: verdict:" in result.output
+    assert "bad.jsonl:5:1: bad review: card_before: expected the JSON of a card" in result.output
+    assert "Traceback" not in result.output
+    with Store(state_file) as store:
+        assert store.review_count() == 1 and store.cards()["dp-vs-mp"].to_dict() == card_without_hash(card)
+    # Stats and history keep working: the failed import wrote nothing.
+    assert run("stats").exit_code == 0 and run("history", "dp-vs-mp").exit_code == 0
+
+
+def card_without_hash(record: dict) -> dict:
+    return {k: v for k, v in record.items() if k not in ("type", "content_hash")}
+
+
+def test_import_stores_times_in_one_form_so_a_second_import_adds_nothing(run, tmp_path, state_file):
+    dump = tmp_path / "hand.jsonl"
+    dump.write_text('{"type": "prep-state", "version": 1}\n'
+                    '{"type": "review", "question_id": "dp-vs-mp", "reviewed_at": "2026-03-02T10:00:00+01:00", '
+                    '"rating": 3, "elapsed_seconds": 30}\n')
+    assert "reviews: 1 added" in run("state", "import", str(dump)).output
+    assert "reviews: 0 added, 1 already present" in run("state", "import", str(dump)).output
+    with Store(state_file) as store:
+        [stored] = store.reviews("dp-vs-mp")
+        assert stored.reviewed_at == datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    assert run("history", "dp-vs-mp").exit_code == 0
+
+
 def test_prune_removes_history_of_removed_questions(run, state_file):
     run("drill", "--category", "parallelism", "--limit", "1", input=GOOD + "\n\n3\nn\n", env=NOW)
     with Store(state_file) as store:
