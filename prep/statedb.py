@@ -55,6 +55,12 @@ def write_error(path: Path, exc: sqlite3.Error) -> StateError:
 
 
 def cannot_create_error(path: Path, exc: BaseException) -> StateError:
+    if path.is_dir():
+        return StateError(f"{path} is a directory, not a state database file",
+                          hint=f"name a file in it, e.g. {path / 'state.sqlite3'}")
+    blocking = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        return StateError(f"cannot create the state database {path}: {blocking} is a file, not a directory")
     if path.parent.is_dir() and not os.access(path.parent, os.W_OK):
         return StateError(f"cannot create the state database {path}: its directory is read-only")
     return StateError(f"cannot create the state database {path}: {getattr(exc, 'strerror', None) or exc}")
@@ -66,6 +72,20 @@ def damaged_error(path: Path, detail: str, *, moved: Path | None = None, failure
                           f"{getattr(failure, 'strerror', None) or failure}", hint="run `prep state check` for what to do")
     return StateError(f"the state database {path} is damaged ({detail}); it was moved aside to {moved.name}",
                       hint="the next run starts a fresh one; `prep state check` says how to restore your history")
+
+
+def foreign_database_error(path: Path, tables: list[str]) -> StateError:
+    shown = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "")
+    return StateError(f"{path} is not a prep state database (it holds the tables {shown}); prep leaves it as it is",
+                      hint="point --state or $PREP_STATE at a file of prep's own, or at a new one")
+
+
+def foreign_tables(db: sqlite3.Connection) -> list[str]:
+    """The tables of a database that some other program made: it has tables, none of them
+    prep's record of migrations. Empty for a new file or a prep database."""
+    tables = sorted(r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+                    if not r[0].startswith("sqlite_"))
+    return [] if not tables or "schema_migrations" in tables else tables
 
 
 def newer_schema_error(path: Path, schema: int, known: int) -> StateError:
@@ -172,6 +192,9 @@ def open_writable(path: Path) -> Connection:
     db = _connect(path)
     try:
         db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        tables = foreign_tables(db)  # before WAL mode, which would change the file
+        if tables:
+            raise foreign_database_error(path, tables)
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = FULL")
         db.execute("PRAGMA foreign_keys = ON")

@@ -23,6 +23,7 @@ from .errors import InvalidInput, Problem, StateError, display_path
 from .scheduler import CardState, format_time, parse_time
 from .statedb import (
     UnreadableWal,
+    foreign_tables,
     is_corruption,
     kept_copies,
     open_read_only,
@@ -270,6 +271,7 @@ def _inspect(health: Health) -> None:
     try:
         quick = quick_check(db)
         full = " ".join(str(db.execute("PRAGMA integrity_check").fetchone()[0]).split())  # one line
+        foreign = foreign_tables(db)
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if "schema_migrations" in tables:
             health.schema = int(db.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0] or 0)
@@ -287,6 +289,10 @@ def _inspect(health: Health) -> None:
     if full != "ok":
         health.ok, health.status, health.detail = False, "damaged", f"damaged: integrity check failed: {full}"
         health.note = "prep still opens it (its quick check passes): usually only an index is inconsistent"
+        return
+    if foreign:
+        health.ok, health.status = False, "not prep's"
+        health.detail = f"not a prep state database: another program's tables ({', '.join(foreign[:5])}); prep leaves it as it is"
         return
     current = health.schema == SCHEMA_VERSION
     if writable(path):

@@ -27,6 +27,8 @@ from .statedb import (
     cannot_create_error,
     damaged_error,
     error_code,
+    foreign_database_error,
+    foreign_tables,
     is_corruption,
     is_not_writable,
     newer_schema_error,
@@ -108,6 +110,10 @@ class Store:
         try:
             self.db = open_read_only(self.path)
             problem = quick_check(self.db)
+            tables = foreign_tables(self.db)
+            if tables:
+                self._close_quietly()
+                raise foreign_database_error(self.path, tables)
             schema = self._read_only_schema()
         except UnreadableWal as exc:
             raise StateError(f"cannot read the state database {self.path}: {exc}",

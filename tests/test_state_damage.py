@@ -195,3 +195,28 @@ def test_check_suggests_copying_a_real_backup_back(run, state_file, history):
     commands = [step["command"] for step in data["restore"]]
     assert f"cp {backup} {state_file}" in commands
     assert state_file.read_bytes() == b"garbage" * 500  # check moved nothing
+
+
+@pytest.mark.parametrize("command", [("next",), ("stats",), ("drill", "--limit", "1"), ("state", "prune", "--yes")])
+def test_another_programs_database_is_refused_and_left_as_it_was(run, tmp_path, command):
+    foreign = tmp_path / "app.db"
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE TABLE users (id INTEGER)")
+        db.execute("INSERT INTO users VALUES (1)")
+    before = foreign.read_bytes()
+    result = run("--state", str(foreign), *command, input="x\n\n3\nn\n")
+    assert result.exit_code == 3, result.output
+    assert "is not a prep state database (it holds the tables users)" in result.output
+    assert foreign.read_bytes() == before and not Path(f"{foreign}-wal").exists()
+    check = run("--state", str(foreign), "state", "check", "--json")
+    assert check.exit_code == 3 and json.loads(check.output)["status"] == "not prep's"
+    assert foreign.read_bytes() == before
+
+
+def test_a_state_path_that_is_a_directory_or_under_a_file_says_so(run, tmp_path):
+    result = run("--state", str(tmp_path), "next")
+    assert result.exit_code == 3 and f"{tmp_path} is a directory, not a state database file" in result.output
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("x")
+    result = run("--state", str(blocker / "state.sqlite3"), "next")
+    assert result.exit_code == 3 and f"{blocker} is a file, not a directory" in result.output
