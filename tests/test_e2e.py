@@ -186,6 +186,25 @@ def test_line_editing_and_ctrl_d_while_typing_an_answer(bank_dir, state_file, en
         db.close()
 
 
+def test_rating_keys_that_are_not_choices_rate_nothing(bank_dir, state_file, env):
+    """A non-ASCII key, an arrow key, and Enter with no suggestion leave the card unrated."""
+    child = _spawn_drill(bank_dir, state_file, env)
+    try:
+        child.expect("Your answer")
+        child.sendline("")  # empty answer: self-graded, so there is no suggestion to accept
+        child.expect(re.escape("(choose 1-4)"))
+        child.send("é")
+        child.expect("unknown choice 'é'")
+        child.send("\x1b[A")  # Up arrow: ignored, no message
+        child.send("\r")
+        child.expect("no suggestion to accept: choose 1-4")
+        assert "unknown choice" not in child.before  # the arrow key said nothing
+        _rate_and_end(child, "2", "q")
+    finally:
+        child.close()
+    assert _reviews(state_file) == [("dp-vs-mp", 2)]
+
+
 def test_output_into_a_closed_pipe_is_not_an_error_message(env):
     """`prep export csv | head -1`: the reader leaving early is not a bug to report."""
     for command in (["export", "csv"], ["list"]):

@@ -129,8 +129,11 @@ class ConsoleUI:
             key = self._key()
             if key is None or key == "q":
                 return Choice("quit")
-            if key in ("", "\r", "\n") and suggested:
-                return Choice("rate", suggested)
+            if key in ("", "\r", "\n"):
+                if suggested:
+                    return Choice("rate", suggested)
+                self.notify("no suggestion to accept: choose 1-4")
+                continue
             if key in ("u", "s", "e"):
                 return Choice({"u": "undo", "s": "skip", "e": "edit"}[key])  # type: ignore[arg-type]
             rating = parse_rating(key)
@@ -204,9 +207,31 @@ def _read_key(stream: TextIO) -> str | None:
     old = termios.tcgetattr(fd)
     try:
         tty.setcbreak(fd)  # keeps Ctrl-C working (ISIG), no echo, no line buffering
-        char = os.read(fd, 1).decode(errors="ignore")
+        while True:
+            char = _one_key(fd)
+            if char is not None:
+                break
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, old)
     if char == "\x04":  # Ctrl-D
         return None
     return "" if char in ("\r", "\n") else char.lower()
+
+
+def _one_key(fd: int) -> str | None:
+    """One keypress as text: a whole UTF-8 character ("é" is two bytes), or None for a key
+    that sends an escape sequence (arrows, function keys), which the drill ignores."""
+    import select
+
+    first = os.read(fd, 1)
+    if not first:
+        return "\x04"  # the terminal went away: as Ctrl-D
+    if first == b"\x1b":
+        while select.select([fd], [], [], 0.02)[0]:  # the rest of the sequence follows at once
+            os.read(fd, 16)
+        return None
+    lead = first[0] if first else 0
+    extra = 3 if lead >= 0xF0 else 2 if lead >= 0xE0 else 1 if lead >= 0xC0 else 0
+    data = first + b"".join(os.read(fd, 1) for _ in range(extra))
+    return data.decode(errors="replace")
+
