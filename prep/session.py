@@ -90,13 +90,18 @@ def build_queue(
 def weakest_first(
     questions: Sequence[Question], cards: dict[str, CardState], scheduler: Scheduler, now: datetime
 ) -> list[Question]:
-    """Reviewed questions by lowest recall probability now, then most lapses; unseen ones last."""
+    """Reviewed questions by lowest recall probability now, then lowest stability, then most
+    lapses; unseen ones last.
+
+    FSRS counts elapsed time in whole days, so every card reviewed today has a recall
+    probability of 1; among those, stability is what tells the card failed an hour ago from
+    the one rated Easy."""
 
     def weakness(q: Question) -> tuple:
         card = cards.get(q.id)
         if card is None:
-            return (1, 0.0, 0)
-        return (0, scheduler.retrievability(card, now), -card.lapses)
+            return (1, 0.0, 0.0, 0)
+        return (0, scheduler.retrievability(card, now), card.stability or 0.0, -card.lapses)
 
     return sorted(questions, key=weakness)
 

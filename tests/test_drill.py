@@ -125,6 +125,14 @@ def test_cram_orders_weakest_first(run):
     assert "dp-batch-size" in result.output.split("Q (")[1]
 
 
+def test_cram_later_the_same_day_puts_the_card_just_failed_first(run):
+    """FSRS counts whole days, so both cards recall at 100% today; the failed one is weaker."""
+    run("drill", "--category", "parallelism", "--limit", "2", input=GOOD + "\n\n4\nn\nno idea\n\n1\n", env=NOW)
+    later = {"PREP_NOW": "2026-03-02T12:00:00+00:00"}
+    result = run("drill", "--cram", "--category", "parallelism", "--limit", "1", input="\nq\n", env=later)
+    assert "dp-batch-size" in result.output.split("Q (")[1]
+
+
 def test_mock_interview_gives_no_feedback_and_records_nothing(run, state_file):
     result = run("drill", "--mode", "mock", "--count", "3", input=(GOOD + "\n\n") * 3, env=NOW)
     assert result.exit_code == 0
