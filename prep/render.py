@@ -214,7 +214,12 @@ def summary_table(summary, *, detailed: bool = False) -> Group:  # type: ignore[
     done = len(summary.rated)
     rate = f"{summary.pass_rate:.0%}" if summary.pass_rate is not None else "—"
     minutes, seconds = divmod(int(summary.seconds), 60)
-    headline = "Session interrupted — everything rated is saved." if summary.interrupted else "Session done."
+    if not summary.interrupted:
+        headline = "Session done."
+    elif summary.recorded:
+        headline = "Session interrupted — everything rated is saved."
+    else:
+        headline = "Session interrupted — nothing was recorded (this kind of session leaves the schedule alone)."
     parts.append(Text(headline, style="bold"))
     parts.append(
         Text(

@@ -132,6 +132,7 @@ class Result:
     answer: str
     review_id: int | None = None
     card_after: CardState | None = None
+    asked: bool = False  # a mock question counts as asked, answered or not
 
 
 @dataclass
@@ -142,10 +143,11 @@ class Summary:
     next_due: datetime | None = None
     due_left: int = 0
     interrupted: bool = False
+    recorded: bool = True  # False for cram and for a mock without --record: nothing is saved
 
     @property
     def rated(self) -> list[Result]:
-        return [r for r in self.results if r.rating or r.grade]
+        return [r for r in self.results if r.rating or r.grade or r.asked]
 
     @property
     def passed(self) -> int:
@@ -182,9 +184,11 @@ class Summary:
 
 
 def _passed(result: Result) -> bool:
-    if result.grade is not None:
-        return result.grade.verdict == "pass"
-    return result.rating in ("good", "easy")
+    """Rated Good or Easy: the user's rating has the last word over the grader's verdict, as
+    in `prep stats`. Only an unrecorded mock answer, which has no rating, goes by the verdict."""
+    if result.rating is not None:
+        return result.rating in ("good", "easy")
+    return result.grade is not None and result.grade.verdict == "pass"
 
 
 class Session:
@@ -205,7 +209,7 @@ class Session:
         self.clock = clock
         self.mode = mode
         self.record = record
-        self.summary = Summary(started=clock())
+        self.summary = Summary(started=clock(), recorded=record)
 
     def grade(self, question_id: str, attempt: str, elapsed: float | None) -> Grade:
         from .grading_service import (
@@ -324,7 +328,7 @@ def run(session: Session, queue: list[QueueItem], ui: DrillUI) -> Summary:
                     rating = graded.rating if graded else "again"
                     session.rate(question.id, rating, graded=graded, answer=answer, elapsed=elapsed)
                 else:
-                    session.summary.results.append(Result(question.id, None, graded, elapsed, answer))
+                    session.summary.results.append(Result(question.id, None, graded, elapsed, answer, asked=True))
                 done.append(item)
                 continue
             ui.show_grade(question, graded, answer, elapsed)

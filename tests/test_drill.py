@@ -142,6 +142,15 @@ def test_mock_interview_gives_no_feedback_and_records_nothing(run, state_file):
     assert reviews(state_file) == []
 
 
+def test_mock_interview_counts_a_question_left_unanswered(run, state_file):
+    result = run("drill", "--mode", "mock", "--count", "3", "--json", input=GOOD + "\n\n" + "\n" + GOOD + "\n\n",
+                 env=NOW)
+    summary = json.loads(result.output[result.output.index("{\n"):])
+    assert summary["cards"] == 3 and len(summary["results"]) == 3
+    assert [r["verdict"] for r in summary["results"]].count(None) == 1  # the empty answer: asked, not passed
+    assert summary["passed"] <= 2 and reviews(state_file) == []
+
+
 def test_mock_interview_with_record_updates_the_schedule(run, state_file):
     result = run("drill", "--mode", "mock", "--count", "2", "--record", input=(GOOD + "\n\n") * 2, env=NOW)
     assert result.exit_code == 0
@@ -182,6 +191,17 @@ def test_summary_json(run):
     summary = json.loads(result.output[result.output.index("{\n"):])
     assert summary["cards"] == 1 and summary["passed"] == 1 and summary["pass_rate"] == 1.0
     assert summary["results"][0]["question"] == "dp-vs-mp"
+
+
+def test_summary_counts_a_pass_by_the_rating_chosen_as_stats_does(run):
+    """The grader says partial, the user rates Good: passed, in the summary and in stats alike."""
+    partial = "Data parallelism gives each GPU a copy of the model."
+    result = run("drill", "--category", "parallelism", "--limit", "1", "--json", input=partial + "\n\n3\nn\n", env=NOW)
+    summary = json.loads(result.output[result.output.index("{\n"):])
+    assert summary["results"][0]["verdict"] != "pass" and summary["results"][0]["rating"] == "good"
+    assert summary["passed"] == 1
+    stats = json.loads(run("stats", "--json", env=NOW).output)
+    assert next(c for c in stats["categories"] if c["category"] == "parallelism")["pass_rate"] == 1.0
 
 
 def test_content_hash_is_stored_and_keyed_by_id(run, state_file, bank_dir):
