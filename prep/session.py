@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Literal, Protocol
@@ -202,6 +202,7 @@ class Session:
         clock: Callable[[], datetime],
         mode: Mode = "type",
         record: bool = True,
+        scope: Collection[str] | None = None,
     ) -> None:
         self.bank = bank
         self.store = store
@@ -209,6 +210,7 @@ class Session:
         self.clock = clock
         self.mode = mode
         self.record = record
+        self.scope = scope  # the ids the drill selected: what "still due" counts
         self.summary = Summary(started=clock(), recorded=record)
 
     def grade(self, question_id: str, attempt: str, elapsed: float | None) -> Grade:
@@ -269,14 +271,17 @@ class Session:
     def finish(self, interrupted: bool = False) -> Summary:
         self.summary.finished = self.clock()
         self.summary.interrupted = interrupted
-        self.summary.due_left, self.summary.next_due = due_outlook(self.store, self.bank, self.clock())
+        self.summary.due_left, self.summary.next_due = due_outlook(self.store, self.bank, self.clock(), self.scope)
         return self.summary
 
 
-def due_outlook(store: Store, bank: Bank, now: datetime) -> tuple[int, datetime | None]:
-    """How many of the bank's cards are due at *now*, and when the next one after that falls due.
-    Cards of questions no longer in the bank are not counted (their history is kept)."""
-    dues = [card.due for qid, card in store.cards().items() if qid in bank.questions]
+def due_outlook(store: Store, bank: Bank, now: datetime,
+                scope: Collection[str] | None = None) -> tuple[int, datetime | None]:
+    """How many of the bank's cards (or of the *scope* ids: a drill's -c/--tag selection) are
+    due at *now*, and when the next one after that falls due. Cards of questions no longer in
+    the bank are not counted (their history is kept)."""
+    dues = [card.due for qid, card in store.cards().items()
+            if qid in bank.questions and (scope is None or qid in scope)]
     return sum(1 for due in dues if due <= now), min((due for due in dues if due > now), default=None)
 
 

@@ -158,6 +158,28 @@ def test_mock_interview_with_record_updates_the_schedule(run, state_file):
     assert all(r[5] == "mock" for r in reviews(state_file))
 
 
+def test_nothing_to_drill_speaks_of_the_selection_only(run):
+    run("drill", "--category", "parallelism", "--limit", "1", input=GOOD + "\n\n3\nn\n", env=NOW)
+    other = run("drill", "--category", "behavioral", "--new", "0", env=NOW)
+    assert "Nothing to drill now. Next card due: none scheduled" in other.output  # not the parallelism card
+    mine = run("drill", "--category", "parallelism", "--new", "0", "--json", env=NOW)
+    assert "Next card due: Mon 02 Mar 09:10" in mine.output
+    for extra in ((), ("--cram",), ("--mode", "mock")):
+        empty = run("drill", "--category", "behavioral", "--tag", "zero", *extra, env=NOW)
+        assert empty.exit_code == 0
+        assert "No question matches these filters together" in empty.output and "--cram" not in empty.output
+
+
+def test_summary_counts_what_is_still_due_in_the_selection(run):
+    run("drill", "--category", "parallelism", "--limit", "1", input="no idea\n\n1\nn\n", env=NOW)
+    later = {"PREP_NOW": "2026-03-02T09:30:00+00:00"}
+    result = run("drill", "--category", "behavioral", "--limit", "1", "--json", input="x\n\n3\nn\n", env=later)
+    summary = json.loads(result.output[result.output.index("{\n"):])
+    assert summary["due_left"] == 0  # the failed parallelism card is due, but outside -c behavioral
+    overall = json.loads(run("next", "--json", env=later).output)
+    assert overall["due"] >= 1
+
+
 def test_new_per_day_budget(run, state_file):
     result = run("drill", "--new", "1", input=(GOOD + "\n\n3\nn\n") * 3, env=NOW)
     assert "cards 1" in result.output

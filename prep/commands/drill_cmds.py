@@ -28,7 +28,7 @@ def drill(
                                     show_default=False)
     ] = None,
     limit: Annotated[
-        int | None, typer.Option("--limit", "-l", metavar="N", min=1, help="Stop after this many cards.", show_default=False)
+        int | None, typer.Option("--limit", "-l", metavar="N", min=1, help="Stop after this many cards; follow-ups you accept and cards you rate Again come on top.", show_default=False)
     ] = None,
     shuffle: Annotated[bool, typer.Option("--shuffle", help="Shuffle the order of due and new cards.")] = False,
     cram: Annotated[
@@ -78,15 +78,18 @@ def drill(
             new_per_day=settings.new_per_day, limit=limit, shuffle=shuffle, cram=cram, rng=rng,
         )
         record_reviews = not cram
-    session = Session(bank, store, scheduler, clock.now, mode=mode.value, record=record_reviews)
+    scope = frozenset(q.id for q in questions)
+    session = Session(bank, store, scheduler, clock.now, mode=mode.value, record=record_reviews, scope=scope)
     # With --json, stdout carries only the summary: the session itself is shown on stderr.
     ui = ConsoleUI(session, editor=lambda q: _edit_during_drill(app, session, q), stderr=as_json)
+    if not questions:
+        ui.out.print("No question matches these filters together (-c, --tag, --kind).")
+    elif not queue:
+        _, next_due = due_outlook(store, bank, clock.now(), scope)
+        when = when_text(next_due) if next_due else "none scheduled (nothing here reviewed yet)"
+        ui.out.print(f"Nothing to drill now. Next card due: {when}.\n"
+                     "Use --cram to drill anyway, or --new N to allow more new cards today.")
     if not queue:
-        _, next_due = due_outlook(store, bank, clock.now())
-        when = when_text(next_due) if next_due else "never (nothing reviewed yet)"
-        advice = ("Use --cram to drill anyway, or --new N to allow more new cards today." if not cram
-                  else "Nothing matches these filters.")
-        ui.out.print(f"Nothing to drill now. Next card due: {when}.\n{advice}")
         if as_json:
             emit_json(session.finish().to_dict())
         return
