@@ -310,7 +310,7 @@ def heatmap(days: list) -> list[Text]:  # type: ignore[type-arg]
     names = ["Mon", "   ", "Wed", "   ", "Fri", "   ", "Sun"]
     rows = [Text(f"  {names[i]} " + " ".join(grid[i]), style="green") for i in range(7)]
     busiest = max(d["reviews"] for d in days)
-    scale = f"max {busiest}/day" if busiest else "no reviews yet"
+    scale = f"max {busiest}/day" if busiest else "no reviews in these weeks"
     rows.append(Text(f"      less {_SHADES[1]}{_SHADES[2]}{_SHADES[3]}{_SHADES[4]} more ({scale})", style="dim"))
     return rows
 

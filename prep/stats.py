@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
@@ -22,8 +23,13 @@ FORECAST_DAYS = 14
 HEATMAP_WEEKS = 12
 
 
-def compute(store: Store, scheduler: Scheduler, now: datetime, questions: Sequence[IndexRow]) -> dict[str, Any]:
-    """Every figure of `prep stats`, from index rows (see ``cache.question_index``) and the log."""
+def compute(store: Store, scheduler: Scheduler, now: datetime, questions: Sequence[IndexRow],
+            *, selected: bool = False) -> dict[str, Any]:
+    """Every figure of `prep stats`, from index rows (see ``cache.question_index``) and the log.
+
+    With ``selected`` (stats of a -c selection), the activity figures (reviews, heatmap,
+    streaks, time, grader agreement) count only the selected questions' reviews; otherwise they
+    count every review, including those of questions since removed from the bank."""
     by_id = {q.id: q for q in questions}
     wanted = set(by_id)
     cards = {qid: card for qid, card in store.cards().items() if qid in wanted}
@@ -85,20 +91,23 @@ def compute(store: Store, scheduler: Scheduler, now: datetime, questions: Sequen
     # --- activity: heatmap, streak, time ---
     first_day = local_today - timedelta(days=HEATMAP_WEEKS * 7 - 1)
     first_day -= timedelta(days=first_day.weekday())  # calendar columns start on Monday
-    all_days = _reviews_per_day(store, now)
+    # One JSON parameter, however many questions are selected.
+    scope, scope_args = ("question_id IN (SELECT value FROM json_each(?))", (json.dumps(sorted(wanted)),)) \
+        if selected else ("1", ())
+    all_days = _reviews_per_day(store, now, scope, scope_args)
     per_day = {d: n for d, n in all_days.items() if d >= first_day}
     streak = 0
-    day = local_today if per_day.get(local_today) else local_today - timedelta(days=1)
-    while per_day.get(day):
+    day = local_today if all_days.get(local_today) else local_today - timedelta(days=1)
+    while all_days.get(day):
         streak += 1
         day -= timedelta(days=1)
     longest = _longest_streak(all_days)
     seconds_total, seconds_week, review_count = store.db.execute(
         "SELECT TOTAL(elapsed_seconds), TOTAL(CASE WHEN reviewed_at >= ? THEN elapsed_seconds END), COUNT(*)"
-        " FROM reviews", (format_time(now - timedelta(days=7)),)
+        f" FROM reviews WHERE {scope}", (format_time(now - timedelta(days=7)), *scope_args)
     ).fetchone()
     suggested, agreed = store.db.execute(
-        "SELECT COUNT(*), TOTAL(rating = suggested) FROM reviews WHERE suggested IS NOT NULL"
+        f"SELECT COUNT(*), TOTAL(rating = suggested) FROM reviews WHERE suggested IS NOT NULL AND {scope}", scope_args
     ).fetchone()
 
     leeches = sorted(
@@ -131,13 +140,13 @@ def compute(store: Store, scheduler: Scheduler, now: datetime, questions: Sequen
     }
 
 
-def _reviews_per_day(store: Store, now: datetime) -> dict[date, int]:
+def _reviews_per_day(store: Store, now: datetime, scope: str = "1", args: tuple = ()) -> dict[date, int]:
     """Reviews per local calendar day, from one scan grouped by UTC hour (cheap: fixed-width
     text) and shifted to local days in Python; faster than SQLite's per-row 'localtime'."""
     offset = now.astimezone().utcoffset() or timedelta(0)
     counts: dict[date, int] = defaultdict(int)
     for hour, n in store.db.execute(
-        "SELECT substr(reviewed_at, 1, 13) AS h, COUNT(*) FROM reviews GROUP BY h"
+        f"SELECT substr(reviewed_at, 1, 13) AS h, COUNT(*) FROM reviews WHERE {scope} GROUP BY h", args
     ):
         counts[(datetime.fromisoformat(hour + ":00") + offset).date()] += n
     return dict(counts)

@@ -149,6 +149,27 @@ def test_optimize_needs_enough_reviews(run):
     assert "100 more reviews needed" in run("optimize").output
 
 
+def test_a_streak_longer_than_the_heatmap_is_counted_whole(bank, state_file):
+    plan = [("dp-vs-mp", "good", START + timedelta(days=d), None) for d in range(100)]
+    replay(bank, state_file, plan)
+    with Store(state_file) as store:
+        data = compute(store, Scheduler(SchedulerConfig(fuzz=False)), START + timedelta(days=99, hours=6),
+                       index_of(bank))
+    assert data["streak_days"] == 100 and data["longest_streak_days"] == 100
+    assert sum(d["reviews"] for d in data["heatmap"]) < 100  # the heatmap shows only its weeks
+
+
+def test_stats_of_a_category_count_only_its_own_activity(run):
+    now = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
+    run("drill", "--category", "parallelism", "--limit", "1", input="x\n\n3\nn\n", env=now)
+    run("drill", "--category", "behavioral", "--limit", "1", input="y\n\n2\n", env=now)
+    whole = json.loads(run("stats", "--json", env=now).output)
+    one = json.loads(run("stats", "--json", "--category", "behavioral", env=now).output)
+    assert whole["reviews"] == 2 and sum(d["reviews"] for d in whole["heatmap"]) == 2
+    assert one["reviews"] == 1 and sum(d["reviews"] for d in one["heatmap"]) == 1
+    assert one["graded_reviews"] == 1 and one["categories"][0]["reviews"] == 1
+
+
 def test_optimize_improves_log_loss_on_synthetic_history(tmp_path):
     """A learner who forgets much faster than the defaults assume: personal weights fit better."""
     state = tmp_path / "s.sqlite3"

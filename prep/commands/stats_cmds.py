@@ -25,7 +25,7 @@ def stats(
     rows = select_rows(question_index(app.bank_location()), categories=category or ())
     _settings, store, scheduler = app.open_schedule(write=False)
     with store:
-        data = compute(store, scheduler, clock.now(), rows)
+        data = compute(store, scheduler, clock.now(), rows, selected=bool(category))
     if as_json:
         emit_json(data)
         return
