@@ -17,5 +17,7 @@ def now() -> datetime:
             moment = datetime.fromisoformat(pinned)
         except ValueError:
             raise UsageError(f"{ENV_NOW}={pinned!r} is not an ISO date-time") from None
+        if not 1970 <= moment.year <= 2999:  # date arithmetic (due dates, forecasts) must stay in range
+            raise UsageError(f"{ENV_NOW}={pinned!r} is outside the years 1970-2999")
         return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
     return datetime.now(UTC)

@@ -409,3 +409,12 @@ def test_describe_interval_never_says_now_for_a_future_review():
 def test_a_config_path_that_is_a_directory_says_so(run, tmp_path):
     result = run("--config", str(tmp_path), "drill", input="", env=NOW)
     assert result.exit_code == 1 and "is a directory, not a config file" in result.output
+
+
+@pytest.mark.parametrize("value, message", [("tomorrow", "is not an ISO date-time"),
+                                            ("9999-12-31T23:59:59", "is outside the years 1970-2999"),
+                                            ("0001-01-01T00:00:00", "is outside the years 1970-2999")])
+def test_an_unusable_pinned_clock_is_one_line_error(run, value, message):
+    for command in (("stats",), ("drill", "--limit", "1")):
+        result = run(*command, input="x\n\n3\nn\n", env={"PREP_NOW": value})
+        assert result.exit_code == 1 and message in result.output and "Traceback" not in result.output
