@@ -80,6 +80,12 @@ class Store:
             raise
 
     def _open(self, write: bool) -> None:
+        if not write and not self.path.exists():
+            # Reading a history that does not exist yet: an empty one in memory, so that
+            # `prep next` or `prep stats` (or a typo in --state) leaves no file behind.
+            self.db = open_writable(Path(":memory:"))
+            self._migrate()
+            return
         try:
             self._open_writable()
         except sqlite3.DatabaseError as exc:

@@ -17,6 +17,8 @@ NEXT_WEEK = {"PREP_NOW": "2026-03-09T09:00:00+00:00"}
 
 
 def reviews(state_file):
+    if not state_file.exists():
+        return []  # nothing was ever recorded: sessions that only read create no file
     db = sqlite3.connect(state_file)
     return db.execute("SELECT question_id, rating, suggested, score, answer, mode FROM reviews ORDER BY id").fetchall()
 

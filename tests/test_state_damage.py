@@ -218,5 +218,16 @@ def test_a_state_path_that_is_a_directory_or_under_a_file_says_so(run, tmp_path)
     assert result.exit_code == 3 and f"{tmp_path} is a directory, not a state database file" in result.output
     blocker = tmp_path / "notes.txt"
     blocker.write_text("x")
-    result = run("--state", str(blocker / "state.sqlite3"), "next")
+    result = run("--state", str(blocker / "state.sqlite3"), "drill", "--limit", "1", input="x\n\n3\nn\n")
     assert result.exit_code == 3 and f"{blocker} is a file, not a directory" in result.output
+
+
+def test_commands_that_only_read_create_no_state_file(run, tmp_path):
+    missing = tmp_path / "typo" / "state.sqlite3"
+    for command in (("next", "--json"), ("stats",), ("history", "dp-vs-mp"), ("state", "export", "-"),
+                    ("drill", "--cram", "--limit", "1")):
+        result = run("--state", str(missing), *command, input="x\n\nq\n")
+        assert result.exit_code == 0, (command, result.output)
+    assert not (tmp_path / "typo").exists()
+    assert run("--state", str(missing), "drill", "--limit", "1", input="x\n\n3\nn\n").exit_code == 0
+    assert missing.is_file()  # the first rating creates it
