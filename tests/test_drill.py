@@ -420,3 +420,12 @@ def test_an_unusable_pinned_clock_is_one_line_error(run, value, message):
     for command in (("stats",), ("drill", "--limit", "1")):
         result = run(*command, input="x\n\n3\nn\n", env={"PREP_NOW": value})
         assert result.exit_code == 1 and message in result.output and "Traceback" not in result.output
+
+
+def test_output_into_a_file_or_pipe_has_no_padding_and_unwrapped_prompts(run):
+    result = run("drill", "--category", "parallelism", "--limit", "1", input="data parallel copies\n\nq\n", env=NOW)
+    lines = result.output.splitlines()
+    assert lines and not [line for line in lines if line != line.rstrip(" ")]
+    assert any(line.startswith("Q (dp-vs-mp): ") and line.endswith("?") for line in lines)  # one line
+    listed = run("list").output.splitlines()
+    assert len(listed) > 3 and not [line for line in listed if line != line.rstrip(" ")]

@@ -17,7 +17,7 @@ from rich.text import Text
 
 from ..grading import Grade
 from ..models import Question
-from ..render import KIND_STYLE, difficulty, grade_report, prompt_panel
+from ..render import KIND_STYLE, console, difficulty, grade_report, prompt_panel
 from ..scheduler import RatingName
 from ..session import Choice, QueueItem, Session, parse_rating, spoken_seconds
 from ..wording import counted
@@ -34,10 +34,9 @@ class ConsoleUI:
             interactive = self.stdin.isatty() and (sys.stderr if stderr else sys.stdout).isatty()
         self.interactive = interactive
         # No markup: prompts, key points and typed text are shown as written ("[mask]", "[/]").
-        self.out = Console(highlight=False, markup=False, stderr=stderr) if interactive else Console(
-            no_color=True, force_terminal=False, highlight=False, emoji=False, width=100, markup=False,
-            stderr=stderr,
-        )
+        # Not a terminal: plain lines, unwrapped, for scripts and logs.
+        self.out = Console(highlight=False, markup=False, stderr=stderr) if interactive else console(
+            stderr, no_color=True, force_terminal=False, emoji=False, width=100, soft_wrap=True)
         self._started = time.monotonic()
         self._editor = editor
 
