@@ -237,7 +237,9 @@ def summary_table(summary, *, detailed: bool = False) -> Group:  # type: ignore[
     if detailed and summary.results:
         table = Table(title="Mock interview report", box=box.SIMPLE_HEAD, show_edge=False)
         for column in ("#", "question", "score", "verdict", "time"):
-            table.add_column(column)
+            # The id is the handle for `prep show` and `prep history`: folded, never cut short.
+            table.add_column(column, overflow="fold" if column == "question" else "ellipsis",
+                             no_wrap=column != "question")
         for i, r in enumerate(summary.results, 1):
             g = r.grade
             table.add_row(

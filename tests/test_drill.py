@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 
 import pytest
@@ -429,3 +430,17 @@ def test_output_into_a_file_or_pipe_has_no_padding_and_unwrapped_prompts(run):
     assert any(line.startswith("Q (dp-vs-mp): ") and line.endswith("?") for line in lines)  # one line
     listed = run("list").output.splitlines()
     assert len(listed) > 3 and not [line for line in listed if line != line.rstrip(" ")]
+
+
+def test_mock_report_keeps_whole_ids_in_a_narrow_terminal():
+    from rich.console import Console
+
+    from prep.render import summary_table
+    from prep.session import Result, Summary
+
+    qid = "intro-30-second-pitch-for-ml-systems-role"
+    out = Console(width=50, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
+    out.print(summary_table(Summary(results=[Result(qid, None, None, 3.0, "", asked=True)]), detailed=True))
+    text = out.export_text()
+    assert "…" not in text and qid in "".join(line.split("   ")[1].strip() if "   " in line else ""
+                                               for line in text.splitlines()[3:6])
