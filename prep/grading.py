@@ -102,7 +102,8 @@ def grade(
     wrong = [p for c in question.pitfalls for p in c.phrasings]
     matcher.prepare(right + wrong, frozenset(wrong) - frozenset(right))
     if mode == "key_points":
-        matcher.set_subjects(subjects(question.prompt, tuple(c.text for c in claims)), claims)
+        firsts, other_names = subjects(question.prompt, tuple(c.text for c in claims))
+        matcher.set_subjects(firsts, claims, other_names)
     results = [matcher.match(claim, whole=(mode == "answer")) for claim in claims]
     credit = [_credit(r.score / 100, none, full) for r in results]
     # In fallback mode longer reference sentences carry more of the answer.

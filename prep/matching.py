@@ -53,20 +53,25 @@ _LISTING = re.compile(r"\b(?:compare|comparing|between|difference|differ)\b", re
 
 
 @lru_cache(maxsize=512)
-def subjects(prompt: str, points: tuple[str, ...]) -> tuple[str | None, ...]:
-    """The subject of each key point, where the prompt sets subjects against each other.
+def subjects(prompt: str, points: tuple[str, ...]) -> tuple[tuple[str | None, ...], dict[str, str]]:
+    """The subject of each key point, where the prompt sets subjects against each other, and
+    the other names each subject goes by (each mapped to the subject).
 
     "Strong versus weak scaling", "LayerNorm rather than BatchNorm", "compare BPE, WordPiece and
-    Unigram": the words on either side of the contrast are the subjects, and a key point that
-    starts with one of them is a claim about that one. A claim about weak scaling said of strong
-    scaling is the classic wrong answer with the right words."""
+    Unigram", "how does DataParallel differ from DistributedDataParallel": the words on either
+    side of the contrast are the subjects, and a key point that starts with one of them, or
+    with its initials ("PTQ" for post-training quantization, "DDP"), a part of it ("IVF" of
+    IVF-PQ) or its last dotted part ("DataParallel" of nn.DataParallel), is a claim about that
+    one. A claim about weak scaling said of strong scaling is the classic wrong answer with the
+    right words."""
     tokens = tokenize(prompt, claim=True)
     listing = bool(_LISTING.search(prompt))  # "compare A, B and C": commas and "and" contrast too
     named: set[str] = set()
+    sides_of: list[int] = []  # the prompt words on a side of a contrast
     for i, token in enumerate(tokens):
         word = token.text.casefold()
         between = prompt[tokens[i - 1].end:token.start] if i else ""
-        if word in _CONTRAST or (listing and word == "and"):
+        if word in _CONTRAST or (listing and word == "and") or (word == "from" and i and tokens[i - 1].key == "differ"):
             sides = (range(i - 1, -1, -1), range(i + 1, len(tokens)))
         elif listing and "," in between:
             sides = (range(i - 1, -1, -1), range(i, len(tokens)))
@@ -85,14 +90,58 @@ def subjects(prompt: str, points: tuple[str, ...]) -> tuple[str | None, ...]:
                         break
                     continue
                 named.add(near.key)
+                sides_of.append(j)
                 taken += 1
-    firsts = []
+    other_names = _other_names(tokens, sorted(set(sides_of)))
+    firsts: list[str | None] = []
+    aliases: dict[str, str] = {}
     for text in points:
         keys = phrase_keys(text)[0]
-        firsts.append(keys[0] if keys and keys[0] in named else None)
+        first = keys[0] if keys else None
+        if first in other_names:  # also when the prompt itself names both: "DistributedDataParallel ... DDP"
+            # Only names the key points use: stray initials ("me", "st") would be read as
+            # subjects wherever an attempt happens to contain them.
+            firsts.append(other_names[first])
+            aliases[first] = other_names[first]
+        else:
+            firsts.append(first if first in named else None)
     if len({f for f in firsts if f}) < 2:
-        return tuple(None for _ in points)
-    return tuple(firsts)
+        return tuple(None for _ in points), {}
+    return tuple(firsts), aliases
+
+
+def _other_names(tokens: list, sides: list[int]) -> dict[str, str]:  # type: ignore[type-arg]
+    """Other names of the words on the sides of a contrast: initials of a run of words that
+    starts there ("post-training quantization" -> ptq), the parts of a compound ("IVF-PQ" ->
+    ivf, pq) and the last part of a dotted name ("nn.DataParallel" -> dataparallel)."""
+    names: dict[str, str] = {}
+    for i in sides:
+        token = tokens[i]
+        if "." in token.text.strip("."):
+            names.setdefault(_key(token.text.rsplit(".", 1)[1]), token.key)
+        parts = _PARTS.findall(token.text)
+        if len(parts) > 1 and "-" in token.text:
+            for part in parts:
+                if len(part) > 1 and part.casefold() not in ("of", "and"):
+                    names.setdefault(_key(part), token.key)
+        initials = ""
+        for j in range(i, min(i + 4, len(tokens))):  # a run of up to four written words
+            if j > i and not tokens[j].content:
+                break
+            initials += "".join(p[0] for p in _PARTS.findall(tokens[j].text.rsplit(".", 1)[-1])).casefold()
+            if len(initials) >= 2:
+                names.setdefault(initials, token.key)
+    return names
+
+
+def _key(word: str) -> str:
+    keys = phrase_keys(word)[0]
+    return keys[0] if keys else word.casefold()
+
+
+# The parts of a written name: "post-training" -> post, training; "DistributedDataParallel" ->
+# Distributed, Data, Parallel; "struct-of-arrays" -> struct, of, arrays.
+_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
 
 @dataclass(frozen=True)
@@ -218,10 +267,12 @@ class Matcher:
         widest = max(self.layout.width.values(), default=1)
         self._table = _range_max_table(np.ascontiguousarray(by_polarity), widest)
 
-    def set_subjects(self, subjects: tuple[str | None, ...], claims: list[Claim]) -> None:
+    def set_subjects(self, subjects: tuple[str | None, ...], claims: list[Claim],
+                     aliases: dict[str, str] | None = None) -> None:
         """Tie each key point about one of the subjects a question contrasts to that subject, and
-        work out which subject each word of the attempt is said of."""
+        work out which subject each word of the attempt is said of (by any of its names)."""
         self._subject_of = {c.text: s for s, c in zip(subjects, claims) if s}
+        aliases = aliases or {}
         names = tuple(dict.fromkeys(self._subject_of.values()))
         if not names or not self.tokens:
             return
@@ -239,11 +290,11 @@ class Matcher:
                 b, opened = b + 1, False  # a new clause
             if last >= 0 and token.start == self.tokens[last].start:
                 pass  # another reading of the name just seen ("TP" is "tensor parallel")
-            elif token.key in names:
+            elif aliases.get(token.key, token.key) in names:
                 start = self.tokens[last].start if last >= 0 else -1
                 joined = last >= 0 and {t.key for t in self.tokens[last + 1:i] if t.start != start} <= glue
                 if joined or (not opened and not self._after_foil(i)):
-                    bit = 1 << names.index(token.key)
+                    bit = 1 << names.index(aliases.get(token.key, token.key))
                     current = current | bit if joined else bit
                     last = i
             elif token.content:

@@ -124,6 +124,19 @@ CONTRASTS = {
         ("Slurm gang-schedules all the nodes of a job natively and is topology-aware and simple for HPC batch "
         "jobs. Kubernetes needs add-ons like Volcano or Kueue for gang scheduling and queues, but suits "
         "elastic jobs, services and multi-tenant clusters.")),
+    # The key points name these subjects by initials or by a part of the prompt's name for them.
+    "aos-vs-soa-layout": (
+        ("AoS", "SoA"),
+        ("AoS stores each record's fields next to each other. SoA stores each field in its own contiguous "
+        "array. Memory moves in whole 64-byte cache lines, so SoA avoids loading unused fields when a loop "
+        "touches one field, and SoA gives coalesced GPU loads and easy SIMD. AoS wins when code uses all "
+        "fields of one record.")),
+    "dataparallel-vs-ddp": (
+        ("DataParallel", "DDP"),
+        ("DataParallel runs one process with a thread per GPU, so the Python threads contend for the GIL, "
+        "and DataParallel re-replicates the model and gathers outputs on GPU 0. DDP runs one process per "
+        "GPU and all-reduces gradient buckets overlapped with backward. DataParallel cannot span multiple "
+        "machines.")),
 }
 
 

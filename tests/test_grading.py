@@ -287,7 +287,10 @@ def test_a_claim_about_one_contrasted_subject_said_of_the_other_does_not_count()
 
 
 def test_the_subjects_a_prompt_contrasts():
-    from prep.matching import subjects as _subjects
+    from prep.matching import subjects
+
+    def _subjects(prompt, points):  # type: ignore[no-untyped-def]
+        return subjects(prompt, points)[0]
 
     assert _subjects("Explain strong versus weak scaling.",
                      ("strong scaling fixes the problem", "weak scaling grows it", "efficiency is speedup over N")
@@ -298,6 +301,38 @@ def test_the_subjects_a_prompt_contrasts():
     # No contrast in the prompt, or only one subject among the key points: nothing to tell apart.
     assert _subjects("How does pipeline parallelism work?", ("pipeline stages idle", "bubbles shrink")) == (None, None)
     assert _subjects("Is LayerNorm better than BatchNorm?", ("LayerNorm is per token", "padding hurts")) == (None, None)
+
+
+def test_subjects_go_by_their_initials_parts_and_dotted_names():
+    from prep.matching import subjects
+
+    firsts, names = subjects("What is the difference between post-training quantization and quantization-aware "
+                             "training?", ("PTQ needs no retraining", "QAT inserts fake quantization", "STE passes"))
+    assert firsts == ("posttrain", "quantizationawar", None)
+    assert names["ptq"] == "posttrain" and names["qat"] == "quantizationawar"
+    firsts, _ = subjects("Compare an array-of-structs and a struct-of-arrays layout.",
+                         ("AoS stores fields together", "SoA stores one array per field", "cache lines"))
+    assert firsts == ("arrayofstruct", "structofarray", None)
+    firsts, names = subjects("Explain how HNSW and IVF-PQ indexes work, and the trade-offs between them.",
+                             ("HNSW searches a graph", "IVF clusters vectors", "PQ splits vectors"))
+    assert firsts == ("hnsw", "ivfpq", "ivfpq") and names == {"ivf": "ivfpq", "pq": "ivfpq"}
+    firsts, names = subjects("How does nn.DataParallel differ from DistributedDataParallel?",
+                             ("DataParallel runs one process", "DDP runs a process per GPU"))
+    assert firsts == ("nndataparallel", "distributeddataparallel") and names["ddp"] == "distributeddataparallel"
+    # Initials of words that are not a side of a contrast name nothing.
+    assert subjects("Why use mixed precision for large models?", ("MP saves memory", "LM heads"))[0] == (None, None)
+
+
+def test_a_claim_about_one_subject_said_of_its_rival_by_initials_earns_nothing():
+    question = Question(id="q", prompt="What is the difference between post-training quantization and "
+                                       "quantization-aware training?",
+                        key_points=[{"text": "PTQ quantizes a trained model without retraining"},
+                                    {"text": "QAT simulates quantization during training"}])
+    right = grade(question, None, "PTQ quantizes a trained model without any retraining. QAT simulates "
+                                  "quantization during training.")
+    swapped = grade(question, None, "QAT quantizes a trained model without any retraining. PTQ simulates "
+                                    "quantization during training.")
+    assert right.verdict == "pass" and swapped.verdict != "pass", (right, swapped)
 
 
 def test_subjects_named_together_or_as_an_object_keep_the_clause_theirs():
