@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -46,11 +47,35 @@ def parse_duration(text: str) -> timedelta:
     return timedelta(**{unit: value})
 
 
+def _toml(value: object) -> str:
+    """A value as TOML writes it: true, not True; "10m", not '10m'."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    return str(value)
+
+
+def _line_of(text: str, key: str) -> int:
+    """The line that sets *key* in the [drill] section (TOML parsers keep no positions)."""
+    section = ""
+    for number, line in enumerate(text.splitlines(), 1):
+        header = re.match(r"\s*\[\s*([^\]]+?)\s*\]", line)
+        if header:
+            section = header.group(1).strip('"')
+        elif section == "drill" and re.match(rf"\s*\"?{re.escape(key)}\"?\s*=", line):
+            return number
+    return 0
+
+
 def load(path: Path, *, overrides: dict | None = None, explicit: bool = False) -> DrillConfig:
     """The drill settings: defaults < config file [drill] section < command-line overrides.
     *explicit*: the file was named (--config, $PREP_CONFIG), so it must exist."""
     values = dict(DEFAULTS)
     where = ""
+    text = ""
     if path.is_dir():
         raise UsageError(f"{display_path(path)} is a directory, not a config file")
     if explicit and not path.is_file():
@@ -58,9 +83,14 @@ def load(path: Path, *, overrides: dict | None = None, explicit: bool = False) -
     if path.is_file():
         where = f"{display_path(path)}: "
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
+            data = tomllib.loads(text)
         except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as exc:
             raise UsageError(f"{where}cannot read config: {exc}") from None
+        stray = sorted(k for k, v in data.items() if k != "drill" and not isinstance(v, dict))
+        if stray:
+            raise UsageError(f"{where}setting{'s' if len(stray) != 1 else ''} {', '.join(stray)} outside a section: "
+                             "settings go under [drill]")
         other = set(data) - {"drill"}
         if other:
             raise UsageError(f"{where}unknown section{'s' if len(other) != 1 else ''} "
@@ -75,21 +105,29 @@ def load(path: Path, *, overrides: dict | None = None, explicit: bool = False) -
                 f"(known: {', '.join(DEFAULTS)})"
             )
         values.update(section)
-    values.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    overridden = {k: v for k, v in (overrides or {}).items() if v is not None}
+    values.update(overridden)
+
+    def at(key: str) -> str:  # "config.toml:3: ", where the bad value was written
+        if key in overridden or not where:
+            return ""
+        line = _line_of(text, key)
+        return f"{where[:-2]}:{line}: " if line else where
+
     retention = values["desired_retention"]
     if isinstance(retention, bool) or not isinstance(retention, (int, float)) or not 0.5 <= retention <= 0.99:
-        raise UsageError(f"{where}desired_retention must be between 0.5 and 0.99, not {retention!r}")
+        raise UsageError(f"{at('desired_retention')}desired_retention must be between 0.5 and 0.99, not {_toml(retention)}")
     new_per_day = values["new_per_day"]
     if isinstance(new_per_day, bool) or not isinstance(new_per_day, int) or new_per_day < 0:
-        raise UsageError(f"{where}new_per_day must be a whole number >= 0, not {new_per_day!r}")
+        raise UsageError(f"{at('new_per_day')}new_per_day must be a whole number >= 0, not {_toml(new_per_day)}")
     if not isinstance(values["fuzz"], bool):
-        raise UsageError(f"{where}fuzz must be true or false, not {values['fuzz']!r}")
+        raise UsageError(f"{at('fuzz')}fuzz must be true or false, not {_toml(values['fuzz'])}")
     return DrillConfig(
         new_per_day=new_per_day,
         scheduler=SchedulerConfig(
             desired_retention=float(retention),
-            learning_steps=_steps(values, "learning_steps", where),
-            relearning_steps=_steps(values, "relearning_steps", where),
+            learning_steps=_steps(values, "learning_steps", at("learning_steps")),
+            relearning_steps=_steps(values, "relearning_steps", at("relearning_steps")),
             fuzz=values["fuzz"],
         ),
     )
@@ -98,7 +136,7 @@ def load(path: Path, *, overrides: dict | None = None, explicit: bool = False) -
 def _steps(values: dict, name: str, where: str) -> tuple[timedelta, ...]:
     steps = values[name]
     if not isinstance(steps, list) or not all(isinstance(s, str) for s in steps):
-        raise UsageError(f"{where}{name} must be a list of durations like [\"1m\", \"10m\"], not {steps!r}")
+        raise UsageError(f"{where}{name} must be a list of durations like [\"1m\", \"10m\"], not {_toml(steps)}")
     try:
         return tuple(parse_duration(s) for s in steps)
     except UsageError as error:

@@ -265,15 +265,15 @@ def test_unknown_config_key_is_named(run, isolated_home):
     ('relearning_steps = ["infm"]', "relearning_steps: bad duration 'infm': must be a positive number"),
     ('learning_steps = ["nanm"]', "learning_steps: bad duration 'nanm': must be a positive number"),
     ('learning_steps = "1m"', "learning_steps must be a list of durations"),
-    ('fuzz = "false"', "fuzz must be true or false, not 'false'"),
-    ("new_per_day = true", "new_per_day must be a whole number >= 0, not True"),
+    ('fuzz = "false"', 'fuzz must be true or false, not "false"'),
+    ("new_per_day = true", "new_per_day must be a whole number >= 0, not true"),
     ("desired_retention = 0.995", "desired_retention must be between 0.5 and 0.99"),
 ])
 def test_every_config_setting_is_checked(run, isolated_home, setting, message):
-    (isolated_home / "config.toml").write_text(f"[drill]\n{setting}\n")
+    (isolated_home / "config.toml").write_text(f"# my settings\n[drill]\n{setting}\n")
     result = run("drill", input="", env=NOW)
     assert result.exit_code == 1
-    assert f"config.toml: {message}" in result.output
+    assert f"config.toml:3: {message}" in result.output  # the line the value is on
     assert "internal error" not in result.output
 
 
@@ -285,6 +285,9 @@ def test_a_misspelt_section_or_a_missing_named_config_is_an_error(run, isolated_
     assert run("drill", input="q\n", env=NOW).exit_code == 0  # the default file may be absent
     result = run("--config", str(tmp_path / "nope.toml"), "drill", input="", env=NOW)
     assert result.exit_code == 1 and "config file not found" in result.output
+    (isolated_home / "config.toml").write_text("new_per_day = 3\n[drill]\n")
+    result = run("drill", input="", env=NOW)
+    assert result.exit_code == 1 and "setting new_per_day outside a section: settings go under [drill]" in result.output
 
 
 def test_edit_key_opens_the_editor_and_reloads(run, state_file, bank_dir, tmp_path):

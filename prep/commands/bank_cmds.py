@@ -91,8 +91,8 @@ def list_questions(
 
 def search(
     ctx: typer.Context,
-    text: Annotated[str, typer.Argument(help="What to look for; typos and word order are tolerated.")],
-    limit: Annotated[int, typer.Option("--limit", "-n", metavar="N", min=1, help="Show at most this many matches.")] = 20,
+    text: Annotated[str, typer.Argument(metavar="TEXT", help="What to look for; typos and word order are tolerated.")],
+    limit: Annotated[int, typer.Option("--limit", "-l", metavar="N", min=1, help="Show at most this many matches.")] = 20,
     as_json: JsonOption = False,
 ) -> None:
     """Fuzzy-search prompts, key points, tags and answers, best match first."""

@@ -10,9 +10,11 @@ from ..context import AppContext
 from ..errors import UsageError, display_path
 from ..wording import counted
 from .bank_cmds import CategoryOption, KindOption, TagOption, emit_json
+from .group import SubcommandGroup
 
 export_app = typer.Typer(
     help="Write the bank out: a markdown cram sheet, an Anki deck, or CSV.",
+    cls=SubcommandGroup,
     no_args_is_help=True,
     rich_markup_mode=None,
     add_completion=False,
@@ -119,7 +121,7 @@ def csv_export(
 
 def import_file(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(help="CSV/TSV with a header row (as `prep export csv` writes), or "
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="CSV/TSV with a header row (as `prep export csv` writes), or "
                                                "Anki's 'Notes in Plain Text' export.")],
     category: Annotated[str, typer.Option("--category", "-c", metavar="CATEGORY", help="Category to add the questions to "
                                           "(created if new).")],

@@ -15,7 +15,7 @@ from .bank_cmds import emit_json
 def grade(
     ctx: typer.Context,
     question_id: Annotated[
-        str | None, typer.Argument(metavar="[ID]", help="The question to grade against.", show_default=False)
+        str | None, typer.Argument(metavar="ID", help="The question to grade against (not with --file).", show_default=False)
     ] = None,
     answer: Annotated[
         str | None,

@@ -11,9 +11,11 @@ from ..context import AppContext
 from ..errors import EXIT_STATE, UsageError, display_path
 from ..wording import counted
 from .bank_cmds import emit_json
+from .group import SubcommandGroup
 
 state_app = typer.Typer(
-    help="Check, back up, move or prune your review history (the SQLite state database).",
+    help="Check, back up, restore or prune your review history (the SQLite state database).",
+    cls=SubcommandGroup,
     no_args_is_help=True,
     rich_markup_mode=None,
     add_completion=False,
@@ -63,7 +65,7 @@ def check(
 @state_app.command("export")
 def export(
     ctx: typer.Context,
-    file: Annotated[Path | None, typer.Argument(help="Where to write (JSON Lines); '-' or nothing for stdout.",
+    file: Annotated[Path | None, typer.Argument(metavar="FILE", help="Where to write (JSON Lines); '-' or nothing for stdout.",
                                                    show_default=False)] = None,
 ) -> None:
     """Write every card state and review as JSON Lines: a backup you can diff, move and re-import."""
@@ -84,7 +86,7 @@ def export(
 @state_app.command("import")
 def import_(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(help="A file written by `prep state export`.")],
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A file written by `prep state export`.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print what was merged as JSON.")] = False,
 ) -> None:
     """Merge an export into your history: by question and review time; importing twice is harmless."""
