@@ -343,6 +343,13 @@ def run(session: Session, queue: list[QueueItem], ui: DrillUI) -> Summary:
                     ui.edit(question)
                     if question.id not in session.bank.questions:
                         break  # renamed or removed in the editor: nothing left to rate
+                    edited = session.bank.question(question.id)
+                    if edited is not question:  # reloaded: show it, and grade the answer against it
+                        question = edited
+                        if graded is not None:
+                            graded = session.grade(question.id, answer, elapsed)
+                        ui.show_card(question, item, len(done) + 1, len(done) + len(pending) + 1)
+                        ui.show_grade(question, graded, answer, elapsed)
                     continue
                 if choice.action == "undo" and not session.can_undo():
                     ui.notify("nothing to undo in this session")  # the answer just typed stays

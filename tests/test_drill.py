@@ -306,6 +306,26 @@ def test_edit_key_opens_the_editor_and_reloads(run, state_file, bank_dir, tmp_pa
     assert "Which state does each ZeRO stage shard?" in (bank_dir / "questions" / "parallelism.yaml").read_text()
 
 
+def test_after_an_edit_the_answer_is_graded_again_against_the_new_text(run, tmp_path):
+    editor = tmp_path / "fake-editor.py"
+    editor.write_text(
+        "import sys, pathlib\n"
+        "path = pathlib.Path(sys.argv[-1])\n"
+        "path.write_text(path.read_text().replace('gradients are averaged across GPUs with all-reduce',"
+        " 'zebra crossings stripe the road'))\n"
+    )
+    import sys
+
+    env = {**NOW, "EDITOR": f"{sys.executable} {editor}"}
+    result = run("drill", "--category", "parallelism", "--limit", "1", "--json",
+                 input="zebra crossings stripe the road\n\ne\n\nn\n", env=env)
+    before, after = result.output.split("question reloaded")
+    assert "✓ zebra crossings" not in before and "✓ zebra crossings stripe the road" in after
+    assert "Q (dp-vs-mp)" in after  # the card is shown again, as it now reads
+    summary = json.loads(result.output[result.output.index("{\n"):])
+    assert summary["results"][0]["score"] > 0
+
+
 def test_edit_that_breaks_the_bank_keeps_the_old_text(run, bank_dir, tmp_path):
     editor = tmp_path / "breaking-editor.py"
     editor.write_text(

@@ -205,6 +205,26 @@ def test_rating_keys_that_are_not_choices_rate_nothing(bank_dir, state_file, env
     assert _reviews(state_file) == [("dp-vs-mp", 2)]
 
 
+def test_a_pasted_answer_with_blank_lines_is_kept_whole(bank_dir, state_file, env):
+    """A paste arrives at once: its blank lines do not end the answer; the blank line typed
+    after it does."""
+    child = _spawn_drill(bank_dir, state_file, env)
+    try:
+        child.expect("Your answer")
+        child.send("Each GPU holds a full copy.\r\rGradients are all-reduced.\r")
+        time.sleep(0.5)
+        child.send("\r")
+        _rate_and_end(child, "2", "q")
+    finally:
+        child.close()
+    db = sqlite3.connect(f"file:{state_file}?mode=ro", uri=True)
+    try:
+        [(answer,)] = db.execute("SELECT answer FROM reviews").fetchall()
+    finally:
+        db.close()
+    assert answer == "Each GPU holds a full copy.\n\nGradients are all-reduced."
+
+
 def test_output_into_a_closed_pipe_is_not_an_error_message(env):
     """`prep export csv | head -1`: the reader leaving early is not a bug to report."""
     for command in (["export", "csv"], ["list"]):

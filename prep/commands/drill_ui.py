@@ -117,9 +117,12 @@ class ConsoleUI:
                     return None  # script ran out of input: end the session
                 break
             if not line.strip():
+                if lines and self.interactive and _pasting(self.stdin):
+                    lines.append("")  # a blank line inside a pasted answer: the rest is on its way
+                    continue
                 break
             lines.append(line.rstrip("\n"))
-        return "\n".join(lines), self._elapsed()
+        return "\n".join(lines).strip("\n"), self._elapsed()
 
     def choose(self, suggested: RatingName | None) -> Choice:
         default = f"Enter = {suggested}" if suggested else "choose 1-4"
@@ -233,4 +236,15 @@ def _one_key(fd: int) -> str | None:
     extra = 3 if lead >= 0xF0 else 2 if lead >= 0xE0 else 1 if lead >= 0xC0 else 0
     data = first + b"".join(os.read(fd, 1) for _ in range(extra))
     return data.decode(errors="replace")
+
+
+def _pasting(stream: TextIO) -> bool:
+    """Whether more text is already waiting on the terminal: a paste arrives all at once, while
+    a person who meant to finish has typed nothing after the blank line."""
+    import select
+
+    try:
+        return bool(select.select([stream], [], [], 0.05)[0])
+    except (OSError, ValueError):
+        return False
 
