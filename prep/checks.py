@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,15 +12,18 @@ from .paths import BankLocation
 
 NEAR_DUPLICATE_CUTOFF = 90.0
 EXACT_LIMIT = 4000  # up to this many prompts every pair is compared (16M pairs, about a second)
-RARE_TOKENS = 4  # beyond it, only pairs sharing one of each prompt's rarest words are compared
+RARE_TOKENS = 4  # beyond it, only pairs sharing one of each prompt's rarest words are compared,
+CANDIDATES = 256  # ... and at most this many of them (the nearest in the bank) per prompt
 
 
 def near_duplicate_prompts(bank: Bank, cutoff: float = NEAR_DUPLICATE_CUTOFF) -> list[tuple[str, str, float]]:
-    """Pairs of questions whose prompts are nearly the same text (rapidfuzz ratio >= cutoff).
+    """For each question whose prompt is nearly the text of an earlier one (rapidfuzz ratio >=
+    cutoff), that earlier question: at most one warning per question, so a bank of templated
+    prompts ("What does the term X mean?") gets one line per question, not one per pair.
 
     Small banks compare every pair. Large ones compare only pairs that share one of each
-    prompt's rarest words: two prompts 90% alike share nearly all their words, so this finds
-    them without the quadratic cost (100M pairs at 10,000 questions).
+    prompt's rarest words, at most CANDIDATES of them: two prompts 90% alike share nearly all
+    their words, so this finds them without the quadratic cost (100M pairs at 10,000 questions).
     """
     import numpy as np  # rapidfuzz's cdist returns a numpy array
     from rapidfuzz import fuzz, process, utils
@@ -29,9 +33,10 @@ def near_duplicate_prompts(bank: Bank, cutoff: float = NEAR_DUPLICATE_CUTOFF) ->
     if len(prompts) < 2:
         return []
     if len(prompts) <= EXACT_LIMIT:
-        scores = process.cdist(prompts, prompts, scorer=fuzz.ratio, score_cutoff=cutoff, dtype=np.uint8, workers=-1)
-        rows, cols = np.nonzero(np.triu(scores, k=1))
-        return [(ids[r], ids[c], float(scores[r, c])) for r, c in zip(rows.tolist(), cols.tolist())]
+        scores = np.triu(process.cdist(prompts, prompts, scorer=fuzz.ratio, score_cutoff=cutoff, dtype=np.uint8,
+                                       workers=-1), k=1)
+        first, best = scores.argmax(axis=0), scores.max(axis=0)  # each column's most similar earlier row
+        return [(ids[first[c]], ids[c], float(best[c])) for c in np.flatnonzero(best).tolist()]
 
     words = [set(p.split()) for p in prompts]
     frequency: dict[str, int] = {}
@@ -46,13 +51,15 @@ def near_duplicate_prompts(bank: Bank, cutoff: float = NEAR_DUPLICATE_CUTOFF) ->
         for w in chosen:
             postings.setdefault(w, []).append(i)
     pairs = []
-    for i, chosen in enumerate(rare):
-        candidates = sorted({j for w in chosen for j in postings[w] if j > i})
-        if not candidates:
+    for j, chosen in enumerate(rare):
+        # Postings are in bank order: the nearest earlier ones are a slice just before j.
+        nearest = (postings[w][max(0, k - CANDIDATES):k] for w in chosen for k in [bisect_left(postings[w], j)])
+        earlier = sorted({i for run in nearest for i in run}, reverse=True)[:CANDIDATES]
+        if not earlier:
             continue
-        for _, score, k in process.extract(prompts[i], [prompts[j] for j in candidates], scorer=fuzz.ratio,
-                                           score_cutoff=cutoff, limit=None):
-            pairs.append((ids[i], ids[candidates[k]], float(score)))
+        found = process.extractOne(prompts[j], [prompts[i] for i in earlier], scorer=fuzz.ratio, score_cutoff=cutoff)
+        if found is not None:
+            pairs.append((ids[earlier[found[2]]], ids[j], float(found[1])))
     return pairs
 
 
