@@ -108,7 +108,17 @@ class _PrepGroup(TyperGroup):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
-    def make_context(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+    def make_context(self, info_name, args, *rest, **kwargs):  # type: ignore[no-untyped-def]
+        # Python reads bytes that are not UTF-8 in argv as lone surrogates, which no file, YAML
+        # or database can store: say so before anything runs.
+        for arg in args:
+            try:
+                arg.encode("utf-8")
+            except UnicodeEncodeError:
+                shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+                typer.echo(f"prep: an argument is not valid UTF-8 text: {shown}", err=True)
+                sys.exit(EXIT_ERROR)
+        args = (info_name, args, *rest)
         try:
             return super().make_context(*args, **kwargs)
         except Exception as error:

@@ -170,3 +170,18 @@ def test_square_brackets_are_shown_as_written(tmp_path, state_file):
     reveal = prep("drill", "--cram", input="\n3\n")  # an empty answer reveals the key points
     assert "[mask] replaces 15%" in reveal and "[mask] is used at inference time" in reveal
     assert "[mask] replaces" in prep("grade", "mask-token", "--answer", "[/] [mask] hides tokens")
+
+
+def test_text_that_is_not_utf8_is_refused_before_anything_is_written(run, bank_dir):
+    before = {p: p.read_bytes() for p in bank_dir.rglob("*.yaml")}
+    # Python hands bytes that are not UTF-8 in argv to prep as lone surrogates ("caf\xe9").
+    for args in (("answer", "dp-vs-mp", "--text", "caf\udce9"), ("mv", "dp-vs-mp", "mk\udcff"),
+                 ("add", "-c", "parallelism", "-p", "caf\udce9 question", "-k", "k")):
+        result = run(*args)
+        assert result.exit_code == 1, (args, result.output)
+        assert "is not valid UTF-8 text" in result.output and "internal error" not in result.output
+    for args in (("answer", "dp-vs-mp", "--text", "-"), ("grade", "dp-vs-mp")):
+        result = run(*args, input=b"\xff\xfe bad\n")
+        assert result.exit_code == 1 and "standard input is not valid UTF-8 text (byte 0xff" in result.output
+    assert {p: p.read_bytes() for p in bank_dir.rglob("*.yaml")} == before
+    assert run("answer", "dp-vs-mp", "--text", "-", input="café ✓\n".encode()).exit_code == 0

@@ -12,7 +12,7 @@ from ..context import AppContext
 from ..errors import EXIT_INVALID_BANK, UsageError, display_path
 from ..suggest import KINDS
 from ..wording import counted
-from .bank_cmds import emit_json
+from .bank_cmds import emit_json, read_stdin_text
 
 _CLAIM_HELP = "Write 'text | alias | alias' to give aliases."
 
@@ -152,7 +152,7 @@ def answer(
     bank = app.bank()
     question = bank.question(question_id)
     if text == "-":
-        text = sys.stdin.read()
+        text = read_stdin_text()
     if text is None:
         current = bank.answer_text(question.id) or ""
         text = _answer_in_editor(question, current, open_editor)

@@ -31,6 +31,22 @@ def emit_json(data: object) -> None:
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
 
 
+def read_stdin_text() -> str:
+    """All of standard input as text; bytes that are not UTF-8 are an error, not a crash later."""
+    import sys
+
+    from ..errors import UsageError
+
+    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"standard input is not valid UTF-8 text (byte {data[exc.start]:#04x} at offset "
+                         f"{exc.start})") from None
+
+
 def question_json(bank, question) -> dict:  # type: ignore[no-untyped-def]
     data = question.model_dump(mode="json")
     data["category"] = bank.category_of[question.id]

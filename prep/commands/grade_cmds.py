@@ -9,7 +9,7 @@ import typer
 
 from ..context import AppContext
 from ..errors import UsageError
-from .bank_cmds import emit_json
+from .bank_cmds import emit_json, read_stdin_text
 
 
 def grade(
@@ -54,7 +54,7 @@ def grade(
     if answer is None:
         if sys.stdin.isatty():
             typer.echo(f"{question.prompt}\n(type your answer; end with Ctrl-D)", err=True)
-        answer = sys.stdin.read()
+        answer = read_stdin_text()
     result = grading_service.grade_one(bank, question.id, answer, elapsed)
     if as_json:
         emit_json(result.to_dict())
