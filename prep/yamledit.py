@@ -302,6 +302,9 @@ def _in_style_of(original: bytes | None, text: str) -> bytes:
 
 
 def _replace(path: Path, data: bytes) -> None:
+    # A bank file that is a symlink (to a shared file elsewhere) is written where it points,
+    # and stays a link: replacing the link itself would fork the file without a word.
+    path = Path(os.path.realpath(path)) if path.is_symlink() else path
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as error:
@@ -311,8 +314,9 @@ def _replace(path: Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o777)
+        # mkstemp makes the file 0600; keep the mode of the file replaced, or for a new file
+        # the one the user's umask gives, as any other program's new file would have.
+        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException as error:
         Path(tmp).unlink(missing_ok=True)
@@ -327,3 +331,10 @@ def _replace(path: Path, data: bytes) -> None:
             os.close(dir_fd)
     except OSError:
         pass
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)  # the only way to read it is to set it: put it straight back
+    os.umask(mask)
+    return mask
+

@@ -557,3 +557,29 @@ def test_answer_in_a_flow_style_entry(run, tmp_path):
 def test_edit_without_changes_says_so(run, odd_bank):
     result = run("edit", "dp-vs-mp", bank=odd_bank, env={"EDITOR": "true"})
     assert result.exit_code == 0 and "no changes; the bank is valid" in result.output
+
+
+def test_a_symlinked_category_file_is_written_where_it_points(run, bank_dir, tmp_path):
+    shared = tmp_path / "shared" / "parallelism.yaml"
+    shared.parent.mkdir()
+    link = bank_dir / "questions" / "parallelism.yaml"
+    link.replace(shared)
+    link.symlink_to(shared)
+    assert run("add", "-c", "parallelism", "-p", "What is a symlinked question?", "-k", "it is one").exit_code == 0
+    assert run("mv", "dp-vs-mp", "data-vs-model").exit_code == 0
+    assert link.is_symlink() and link.resolve() == shared.resolve()
+    text = shared.read_text()
+    assert "What is a symlinked question?" in text and "id: data-vs-model" in text
+
+
+def test_new_files_get_the_mode_the_umask_gives(run, bank_dir, tmp_path):
+    import os
+
+    old = os.umask(0o022)
+    try:
+        assert run("add", "-c", "brand-new", "-p", "What is new here?", "-k", "new things").exit_code == 0
+        assert run("export", "csv", "-o", str(tmp_path / "all.csv")).exit_code == 0
+    finally:
+        os.umask(old)
+    assert (bank_dir / "questions" / "brand-new.yaml").stat().st_mode & 0o777 == 0o644
+    assert (tmp_path / "all.csv").stat().st_mode & 0o777 == 0o644
