@@ -71,14 +71,20 @@ def check_category_name(name: str) -> str:
     return name
 
 
-def make_id(prompt: str, taken: set[str], wanted: str | None = None) -> str:
-    """A unique kebab-case id: the given one, or a few meaningful words of the prompt."""
+def make_id(prompt: str, taken: set[str], wanted: str | None = None, retired: frozenset[str] = frozenset()) -> str:
+    """A unique kebab-case id: the given one, or a few meaningful words of the prompt. *retired*
+    ids (a removed question's, still in the review history) are not reused: the new question
+    would inherit that history."""
     if wanted is not None:
         if not re.fullmatch(ID_PATTERN, wanted):
             raise UsageError(f"id {wanted!r} is not kebab-case (lowercase letters, digits, single hyphens)")
         if wanted in taken:
             raise UsageError(f"id {wanted!r} is already used")
+        if wanted in retired:
+            raise UsageError(f"the review history already has entries for {wanted!r} (a removed question); "
+                             "choose another id", hint="`prep state prune` deletes the history of removed questions")
         return wanted
+    taken = taken | retired
     words = re.findall(r"[a-z0-9]+", prompt.lower())
     meaningful = [w for w in words if w not in _ID_STOPWORDS] or words or ["question"]
     base = "-".join(meaningful[:6])[:60].strip("-")
@@ -130,14 +136,16 @@ def add_question(
     follow_ups: list[str] = (),  # type: ignore[assignment]
     question_id: str | None = None,
     title: str | None = None,
+    retired: frozenset[str] = frozenset(),
 ) -> Change:
-    """Append a question to questions/<category>.yaml (created if new), validated first."""
+    """Append a question to questions/<category>.yaml (created if new), validated first.
+    *retired*: ids that only the review history still has, which a new question must not take."""
     check_category_name(category)
     if not prompt.strip():
         raise UsageError("the prompt is empty")
     if kind not in KINDS:
         raise UsageError(f"unknown kind {kind!r}; choose from {', '.join(KINDS)}")
-    qid = make_id(prompt, set(bank.questions), question_id)
+    qid = make_id(prompt, set(bank.questions), question_id, retired)
     item: dict[str, Any] = {"id": qid, "prompt": prompt.strip(), "kind": kind, "difficulty": difficulty}
     if tags:
         item["tags"] = list(tags)

@@ -63,6 +63,14 @@ class AppContext:
         scheduler = Scheduler(replace(settings.scheduler, parameters=personal) if personal else settings.scheduler)
         return settings, store, scheduler
 
+    def retired_ids(self) -> frozenset[str]:
+        """Ids the review history has but the bank no longer does (removed, not yet pruned): a new
+        question given one of them would inherit that history."""
+        from .store import Store
+
+        with Store(self.state_path, write=False) as store:
+            return frozenset(store.history_ids() - set(self.bank().questions))
+
     @property
     def state_path(self) -> Path:
         return paths.state_path(self.state_option)

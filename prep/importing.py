@@ -45,7 +45,7 @@ class ImportResult:
 
 
 def import_rows(location: BankLocation, bank: Bank, source: ImportFile, category: str,
-                title: str | None = None) -> ImportResult:
+                title: str | None = None, retired: frozenset[str] = frozenset()) -> ImportResult:
     """Append the rows of *source* as questions of *category* (created if new, titled *title*, else
     the title the file gives that category, else one made from its name), with their answers."""
     check_category_name(category)
@@ -58,7 +58,7 @@ def import_rows(location: BankLocation, bank: Bank, source: ImportFile, category
         raise UsageError(f"category {category!r} exists, titled {existing.title!r}; --title names a new category")
 
     result = ImportResult()
-    added, id_map = _assign_ids(bank, source.rows, result)
+    added, id_map = _assign_ids(bank, source.rows, result, retired)
     problems = list(source.problems)
     questions = [_question_item(row, qid, _follow_ups(source, row, qid, id_map, bank, problems))
                  for row, qid in added]
@@ -89,11 +89,12 @@ def import_rows(location: BankLocation, bank: Bank, source: ImportFile, category
     return result
 
 
-def _assign_ids(bank: Bank, rows: list[ImportRow], result: ImportResult) -> tuple[list[tuple[ImportRow, str]],
-                                                                                   dict[str, str]]:
-    """The rows to add with their ids, and what each id used in the file now names."""
+def _assign_ids(bank: Bank, rows: list[ImportRow], result: ImportResult,
+                retired: frozenset[str] = frozenset()) -> tuple[list[tuple[ImportRow, str]], dict[str, str]]:
+    """The rows to add with their ids, and what each id used in the file now names. An id only
+    the review history still has (a removed question's) is renamed like one in use."""
     owner = {_prompt_key(q.prompt): q.id for q in bank.questions.values()}
-    used = set(bank.questions)
+    used = set(bank.questions) | retired
     avoid = used | {row.id for row in rows if row.id}  # ids the file asks for stay free for their rows
     id_map: dict[str, str] = {}
     added = []

@@ -318,6 +318,10 @@ class Store:
     def review_count(self) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM reviews").fetchone()[0])
 
+    def history_ids(self) -> set[str]:
+        """Every question id the review history has a card or a review for."""
+        return {r[0] for r in self.db.execute("SELECT question_id FROM cards UNION SELECT question_id FROM reviews")}
+
     def has_history(self, question_id: str) -> bool:
         row = self.db.execute(
             "SELECT 1 FROM cards WHERE question_id = ? UNION SELECT 1 FROM reviews WHERE question_id = ? LIMIT 1",

@@ -583,3 +583,21 @@ def test_new_files_get_the_mode_the_umask_gives(run, bank_dir, tmp_path):
         os.umask(old)
     assert (bank_dir / "questions" / "brand-new.yaml").stat().st_mode & 0o777 == 0o644
     assert (tmp_path / "all.csv").stat().st_mode & 0o777 == 0o644
+
+
+def test_a_removed_questions_id_is_not_given_to_a_new_question(run, tmp_path):
+    now = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
+    run("drill", "--category", "parallelism", "--limit", "1", input="x\n\n3\nn\n", env=now)
+    assert run("rm", "dp-vs-mp", "--yes").exit_code == 0  # its history stays until `prep state prune`
+    result = run("add", "-c", "parallelism", "-p", "Something else entirely?", "-k", "k", "--id", "dp-vs-mp")
+    assert result.exit_code == 1 and "the review history already has entries for 'dp-vs-mp'" in result.output
+    rows = tmp_path / "rows.csv"
+    rows.write_text("id,prompt,key_points\ndp-vs-mp,Another unrelated question?,k\n")
+    result = run("import", str(rows), "-c", "parallelism", "--json")
+    assert result.exit_code == 0
+    [added] = json.loads(result.output[result.output.index("{"):])["added"]
+    assert added != "dp-vs-mp"
+    assert json.loads(run("history", added, "--json").output) == []
+    # A prompt like the removed question's gets a fresh id too.
+    result = run("add", "-c", "parallelism", "-p", "DP vs MP?", "-k", "k", "--json")
+    assert json.loads(result.output)["id"] == "dp-vs-mp-2"

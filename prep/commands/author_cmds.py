@@ -121,7 +121,7 @@ def add(
     change = authoring.add_question(
         location, bank, category=category, prompt=prompt, key_points=key_point or [], pitfalls=pitfall or [],
         tags=tag or [], kind=kind, difficulty=difficulty, target_seconds=target_seconds,
-        follow_ups=follow_up or [], question_id=question_id, title=title,
+        follow_ups=follow_up or [], question_id=question_id, title=title, retired=app.retired_ids(),
     )
     _report(change, as_json, f"added {change.question_id} to {display_path(change.files[0])}")
 

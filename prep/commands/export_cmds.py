@@ -139,7 +139,7 @@ def import_file(
     if not file.is_file():
         raise UsageError(f"no such file: {file}")
     source = parse_import(file)
-    result = import_rows(location, app.bank(), source, category, title)
+    result = import_rows(location, app.bank(), source, category, title, retired=app.retired_ids())
     if as_json:
         emit_json(result.to_dict())
         return
