@@ -257,6 +257,23 @@ def test_edit_valid_change(run, odd_bank, tmp_path):
     assert result.exit_code == 0 and "the bank is valid" in result.output
 
 
+def test_edit_is_judged_by_its_own_problems_not_by_ones_already_elsewhere(run, odd_bank, tmp_path):
+    broken = odd_bank / "questions" / "scratch.yaml"
+    broken.write_text("category: scratch\ntitle: Scratch\nquestions:\n  - id: s1\n    prompt: Why?\n"
+                      "    difficulty: 9\n")
+    path = odd_bank / "questions" / "parallelism.yaml"
+    env = {"EDITOR": _editor(tmp_path, "ok.py", "path.write_text(path.read_text().replace('indented by four', 'x'))\n")}
+    result = run("edit", "dp-vs-mp", input="", bank=odd_bank, env=env)  # no one to answer a question
+    assert result.exit_code == 0, result.output
+    assert "saved; the bank still has 1 problem in other files, as before the edit" in result.output
+    assert "reverted" not in result.output and "indented by four" not in path.read_text()
+    # A problem the edit itself makes is still caught, and with no one to answer, reverted.
+    bad = {"EDITOR": _editor(tmp_path, "bad.py", "path.write_text(path.read_text().replace('prompt:', 'promt:', 1))\n")}
+    result = run("edit", "dp-vs-mp", input="", bank=odd_bank, env=bad)
+    assert "unknown field 'promt'" in result.output and "difficulty" not in result.output
+    assert "reverted" in result.output and "promt" not in path.read_text()
+
+
 def test_edit_invalid_then_revert(run, odd_bank, tmp_path):
     path = odd_bank / "questions" / "parallelism.yaml"
     before = path.read_bytes()

@@ -224,6 +224,8 @@ def edit(
             raise UsageError(f"{question_id!r} has no answer yet", hint=f"write one with `prep answer {question_id}`")
         bank.question(question_id)  # raises NotFound with a did-you-mean
     original = origin.file.read_bytes()
+    edited = display_path(origin.file)
+    already = {p for p in problems if p.file != edited}  # problems elsewhere that are not this edit's doing
     while True:
         try:
             open_editor(origin.file, origin.line)
@@ -232,11 +234,14 @@ def edit(
                 raise  # the editor failed and the file is as it was
             # The editor failed after the file was saved: check what it left, as after any edit.
         _, problems = check_bank(location)
-        if not problems:
+        fresh = [p for p in problems if p not in already]
+        if not fresh:
             changed = origin.file.read_bytes() != original
-            typer.echo(f"{'saved' if changed else 'no changes'}; the bank is valid ({display_path(origin.file)})")
+            state = (f"the bank still has {counted(len(problems), 'problem')} in other files, as before the edit "
+                     "(`prep validate` lists them)" if problems else "the bank is valid")
+            typer.echo(f"{'saved' if changed else 'no changes'}; {state} ({edited})")
             return
-        for problem in problems:
+        for problem in fresh:
             typer.echo(str(problem), err=True)
         try:
             choice = typer.prompt("[e]dit again, [r]evert, [k]eep anyway", default="e").strip().lower()[:1]
