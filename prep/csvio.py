@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from .bank import Bank, dotted_path, validation_message
-from .errors import InvalidInput, Problem, UsageError, display_path
+from .errors import ImportInvalid, InvalidInput, Problem, UsageError, display_path
 from .models import Claim, Question
 from .suggest import did_you_mean
 
@@ -113,9 +113,16 @@ def parse_import(path: Path) -> ImportFile:
     """
     display = display_path(path)
     try:
-        raw = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{display}: cannot read: {exc}") from None
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"{display}: cannot read: {exc.strerror or exc}") from None
+    try:
+        raw = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:  # a problem of the input, at its line, like a bank file's
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ImportInvalid(display, [Problem(display, line, column, f"not valid UTF-8 (byte 0x{data[exc.start]:02x}); "
+                                              "save the file as UTF-8")]) from None
     stream = io.StringIO(raw, newline="")  # newline="": line ends inside quoted cells stay as written
     headers, header_lines = _anki_headers(stream)
     body = stream.read()
@@ -197,7 +204,8 @@ def _csv_header(display: str, records: Iterator[tuple[int, list[str]]]) -> list[
     """The column names of the header row: 'prompt' and any of CSV_COLUMNS, in any order."""
     header_line, header = next(records, (1, None))
     if header is None:
-        raise UsageError(f"{display}: the file is empty")
+        raise ImportInvalid(display, [Problem(display, 1, 0, "the file is empty: expected a header row naming "
+                                              "the columns (at least 'prompt')")])
     names = [h.strip().lower() for h in header]
     # A header the import cannot use is a problem of the input file (exit code 2), at its line.
     problems = []

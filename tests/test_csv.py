@@ -233,6 +233,13 @@ def test_a_header_the_import_cannot_use_is_a_problem_of_the_file(run, tmp_path):
     no_prompt = write(tmp_path / "none.csv", "question,answer\nx,y\n")
     result = run("import", str(no_prompt), "-c", "x")
     assert result.exit_code == 2 and "none.csv:1: a header row with a 'prompt' column is required" in result.output
+    latin1 = tmp_path / "latin1.csv"
+    latin1.write_bytes(b"prompt\ncaf\xe9 question\n")
+    result = run("import", str(latin1), "-c", "x")
+    assert result.exit_code == 2 and "latin1.csv:2:4: not valid UTF-8 (byte 0xe9)" in result.output
+    empty = write(tmp_path / "empty.csv", "")
+    result = run("import", str(empty), "-c", "x")
+    assert result.exit_code == 2 and "empty.csv:1: the file is empty" in result.output
 
 
 def test_import_composes_each_file_once(run, tmp_path, bank_dir, monkeypatch):
