@@ -184,6 +184,9 @@ def _load_valid(
                 return doc, payload["header"], items, ids
             read()
         doc = load_file(path, display, raw)
+    if doc.empty and model is not CategoryFile:
+        # An answers file not yet written in (a comment saying what goes there) has no answers.
+        doc.problems, doc.data = [], {"answers": []}
     problems += doc.problems
     before = len(problems)
     header, items = _validate(doc, model, problems)

@@ -48,6 +48,7 @@ class Document:
     data: Any = None
     positions: dict[PathKey, Location] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    empty: bool = False  # no YAML content at all: nothing, or only comments and blank lines
 
     def locate(self, path: PathKey) -> Location:
         """The position of the deepest part of *path* that exists in the file."""
@@ -117,7 +118,8 @@ def parse(text: str, display: str) -> Document:
         doc.problems.append(Problem(display, 0, 0, "YAML error: " + " ".join(str(exc).split())))
         return doc
     if node is None:
-        doc.problems.append(Problem(display, 0, 0, "file is empty"))
+        doc.empty = True
+        doc.problems.append(Problem(display, 0, 0, "file is empty (nothing but comments or blank lines)"))
         return doc
     builder = _Builder(doc, loader, budget=2 * len(text) + 1000)
     try:

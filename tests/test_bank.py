@@ -258,3 +258,15 @@ def test_validate_warns_about_folders_inside_questions(run, tmp_path):
     result = run("validate", bank=root)
     assert result.exit_code == 0
     assert "is a folder: prep reads only the files directly in questions/" in result.output
+
+
+def test_an_answers_file_with_only_comments_has_no_answers(tmp_path, run, bank_dir):
+    notes = bank_dir / "answers" / "later.yaml"
+    notes.write_text("# answers to the behavioural questions go here\n")
+    result = run("validate", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["ok"] is True
+    (bank_dir / "questions" / "empty.yaml").write_text("# a category to come\n")
+    result = run("validate")
+    assert result.exit_code == 2 and "questions/empty.yaml: file is empty (nothing but comments or blank lines)" \
+        in result.output
