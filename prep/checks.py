@@ -105,7 +105,9 @@ def validate(location: BankLocation) -> Report:
             )
         )
     for folder in (location.questions, location.answers):
-        for nested in sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")) \
+        # A folder named like a YAML file is already an error of its own ("is a directory").
+        for nested in sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")
+                             and p.suffix not in (".yaml", ".yml")) \
                 if folder.is_dir() else []:
             warnings.append(Problem(display_path(nested), 0, 0, f"is a folder: prep reads only the files directly "
                                     f"in {folder.name}/, so the questions in it are not part of the bank"))

@@ -270,3 +270,13 @@ def test_an_answers_file_with_only_comments_has_no_answers(tmp_path, run, bank_d
     result = run("validate")
     assert result.exit_code == 2 and "questions/empty.yaml: file is empty (nothing but comments or blank lines)" \
         in result.output
+
+
+def test_a_folder_named_like_a_yaml_file_is_one_error_not_also_a_warning(run, tmp_path):
+    root = tmp_path / "bank"
+    write(root / "questions" / "c.yaml", "category: c\ntitle: C\nquestions:\n  - id: a\n    prompt: A?\n")
+    (root / "questions" / "dir.yaml").mkdir()
+    result = run("validate", bank=root)
+    assert result.exit_code == 2
+    assert "questions/dir.yaml: is a directory, not a YAML file" in result.output
+    assert "is a folder" not in result.output
