@@ -618,3 +618,10 @@ def test_a_removed_questions_id_is_not_given_to_a_new_question(run, tmp_path):
     # A prompt like the removed question's gets a fresh id too.
     result = run("add", "-c", "parallelism", "-p", "DP vs MP?", "-k", "k", "--json")
     assert json.loads(result.output)["id"] == "dp-vs-mp-2"
+
+
+def test_replacing_a_model_answer_says_so(run, bank_dir):
+    first = run("answer", "dp-vs-mp", "--text", "My own words on DP and MP.")
+    assert first.exit_code == 0 and "it replaces the model answer that was there" in first.output
+    second = run("answer", "dp-vs-mp", "--text", "My own words, revised.")
+    assert second.exit_code == 0 and "replaces the model answer" not in second.output

@@ -163,8 +163,11 @@ def answer(
             else:
                 typer.echo(f"{reason}: nothing was changed")
             return
+    previous = bank.answers.get(question.id)
     change = authoring.set_answer(location, bank, question.id, text)
-    _report(change, as_json, f"saved your answer to {question.id} in {display_path(change.files[0])}")
+    replaced = " (it replaces the model answer that was there)" \
+        if previous is not None and previous.source == "model" else ""
+    _report(change, as_json, f"saved your answer to {question.id} in {display_path(change.files[0])}{replaced}")
 
 
 ANSWER_BELOW = "# ---- Write your answer below this line. Everything above it is ignored. ----"
