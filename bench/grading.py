@@ -1,6 +1,7 @@
 """Grading benchmark: agreement with a strict interviewer's labels, next to a naive baseline.
 
-    python bench/grading.py                   # labelled attempts in bench/data/attempts*.yaml
+    python bench/grading.py                   # labelled attempts in bench/data/attempts*.yaml, and the
+                                              # held-out ones in bench/data/heldout/ (written blind to the grader)
     python bench/grading.py --mohler PATH     # also: correlation with human grades (Mohler et al. 2011)
     python bench/grading.py --sensitivity     # also: the figures under nearby settings (not a tuning run)
     python bench/grading.py --timing-only     # only the grading time
@@ -79,7 +80,7 @@ def best_three_class(scores: list[float], labels: list[str]) -> tuple[tuple[floa
     return best
 
 
-def report_labelled(bank: Bank, attempts: list[dict]) -> None:
+def report_labelled(bank: Bank, attempts: list[dict], title: str = "Labelled attempts") -> None:
     missing = sorted({a["question"] for a in attempts} - set(bank.questions))
     if missing:
         sys.exit(f"attempts name unknown questions: {missing}")
@@ -111,7 +112,7 @@ def report_labelled(bank: Bank, attempts: list[dict]) -> None:
     bb, bfp, bmp = rates(base_pass)
     three = sum(v == lab for v, lab in zip(ours, labels)) / n
 
-    print(f"Labelled attempts: {n} over {len({a['question'] for a in attempts})} questions "
+    print(f"{title}: {n} over {len({a['question'] for a in attempts})} questions "
           f"({', '.join(f'{k} {c}' for k, c in sorted(Counter(labels).items()))})")
     print()
     print(f"{'figure':38s} {'prep':>8s} {'baseline':>9s}  target")
@@ -312,6 +313,10 @@ def main() -> None:
         if args.sensitivity:
             report_sensitivity(bank, attempts)
             print()
+    blind = load_attempts(args.data / "heldout")
+    if blind:
+        report_labelled(bank, blind, "Held-out attempts (written without sight of the grader; never used to tune it)")
+        print()
     if not args.no_timing:
         report_speed(bank, attempts)
     if args.mohler:
