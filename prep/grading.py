@@ -19,8 +19,9 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Literal
 
-from .matching import Matcher, PointResult, subjects
+from .matching import Matcher, PointResult
 from .models import Claim, Question
+from .subjects import subjects
 from .textmatch import Token, phrase_keys, sentences, word_count
 
 __all__ = ["DEFAULT_SETTINGS", "Grade", "PointResult", "Settings", "grade"]

@@ -287,7 +287,7 @@ def test_a_claim_about_one_contrasted_subject_said_of_the_other_does_not_count()
 
 
 def test_the_subjects_a_prompt_contrasts():
-    from prep.matching import subjects
+    from prep.subjects import subjects
 
     def _subjects(prompt, points):  # type: ignore[no-untyped-def]
         return subjects(prompt, points)[0]
@@ -304,7 +304,7 @@ def test_the_subjects_a_prompt_contrasts():
 
 
 def test_subjects_go_by_their_initials_parts_and_dotted_names():
-    from prep.matching import subjects
+    from prep.subjects import subjects
 
     firsts, names = subjects("What is the difference between post-training quantization and quantization-aware "
                              "training?", ("PTQ needs no retraining", "QAT inserts fake quantization", "STE passes"))
