@@ -17,7 +17,7 @@ _CONTRAST = frozenset({"vs", "versus", "or", "than"})
 _NOT_A_SIDE = frozenset({"rather", "instead", "against"})
 # Words before a name that make it the foil of a clause, not its subject: "Y, unlike X, ...".
 FOILS = frozenset({"unlike", "than", "vs", "versus", "instead", "not", "over", "compared", "opposed",
-           "against", "besides"})
+                   "against", "besides"})
 _LISTING = re.compile(r"\b(?:compare|comparing|between|difference|differ)\b", re.IGNORECASE)
 
 
