@@ -85,8 +85,13 @@ def compute(store: Store, scheduler: Scheduler, now: datetime, questions: Sequen
             "lapses": sum(cards[i].lapses for i in reviewed),
             "reviews": reviews,
         })
-    # Weakest first: reviewed categories by recall probability, never-reviewed ones last.
-    categories.sort(key=lambda c: (c["retrievability"] is None, c["retrievability"] or 0, -c["lapses"]))
+    # Weakest first: reviewed categories by recall probability as shown (whole percent: right
+    # after a session every category sits at 99%, and a tenth of a percent is noise), then by
+    # how often they pass and score; never-reviewed ones last.
+    categories.sort(key=lambda c: (c["retrievability"] is None, round(100 * (c["retrievability"] or 0)),
+                                   c["pass_rate"] if c["pass_rate"] is not None else 1.0,
+                                   c["average_score"] if c["average_score"] is not None else 100.0,
+                                   -c["lapses"]))
 
     # --- activity: heatmap, streak, time ---
     first_day = local_today - timedelta(days=HEATMAP_WEEKS * 7 - 1)

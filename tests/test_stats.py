@@ -149,6 +149,17 @@ def test_optimize_needs_enough_reviews(run):
     assert "100 more reviews needed" in run("optimize").output
 
 
+def test_categories_at_the_same_shown_recall_are_ordered_by_how_they_went(bank, state_file):
+    """Right after one session every category recalls at about 99%: the one failed comes first."""
+    replay(bank, state_file, [("biggest-failure", "easy", START, 95), ("dp-vs-mp", "again", START, 10),
+                              ("dp-vs-mp", "good", START + timedelta(minutes=15), 60)])
+    with Store(state_file) as store:
+        data = compute(store, Scheduler(SchedulerConfig(fuzz=False)), START + timedelta(hours=2), index_of(bank))
+    shown = [round(100 * c["retrievability"]) for c in data["categories"] if c["retrievability"] is not None]
+    assert len(set(shown)) == 1
+    assert [c["category"] for c in data["categories"]][:2] == ["parallelism", "behavioral"]
+
+
 def test_a_streak_longer_than_the_heatmap_is_counted_whole(bank, state_file):
     plan = [("dp-vs-mp", "good", START + timedelta(days=d), None) for d in range(100)]
     replay(bank, state_file, plan)
