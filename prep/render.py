@@ -251,7 +251,11 @@ def summary_table(summary, *, detailed: bool = False) -> Group:  # type: ignore[
             )
         parts.append(table)
     done = len(summary.rated)
-    rate = f"{summary.pass_rate:.0%}" if summary.pass_rate is not None else "—"
+    # Counts of what happened, each named: ratings where the session recorded them, else the
+    # grader's verdicts. One "passed" figure would have to pick between the two.
+    counts = summary.ratings if any(summary.ratings.values()) else summary.verdicts if done else {}
+    tally = "".join(f" · {name} {n}" for name, n in counts.items())
+    next_due = "now" if summary.due_left else when_text(summary.next_due)
     minutes, seconds = divmod(int(summary.seconds), 60)
     if not summary.interrupted:
         headline = "Session done."
@@ -262,8 +266,8 @@ def summary_table(summary, *, detailed: bool = False) -> Group:  # type: ignore[
     parts.append(Text(headline, style="bold"))
     parts.append(
         Text(
-            f"cards {done} · passed {summary.passed} ({rate}) · time {minutes}m{seconds:02d}s · "
-            f"still due {summary.due_left} · next due {when_text(summary.next_due)}"
+            f"cards {done}{tally} · time {minutes}m{seconds:02d}s · "
+            f"still due {summary.due_left} · next due {next_due}"
         )
     )
     return Group(*parts)

@@ -154,6 +154,18 @@ class Summary:
         return sum(1 for r in self.rated if _passed(r))
 
     @property
+    def ratings(self) -> dict[str, int]:
+        """How many cards got each rating (sessions that record), in rating order."""
+        names = ("again", "hard", "good", "easy")
+        return {name: sum(1 for r in self.results if r.rating == name) for name in names}
+
+    @property
+    def verdicts(self) -> dict[str, int]:
+        """The grader's verdicts of the cards asked (what a mock interview without --record reports)."""
+        asked = [r.grade.verdict if r.grade else "fail" for r in self.rated]
+        return {name: asked.count(name) for name in ("pass", "partial", "fail")}
+
+    @property
     def pass_rate(self) -> float | None:
         return self.passed / len(self.rated) if self.rated else None
 
@@ -166,6 +178,8 @@ class Summary:
             "cards": len(self.rated),
             "passed": self.passed,
             "pass_rate": self.pass_rate,
+            "ratings": self.ratings,
+            "verdicts": self.verdicts,
             "seconds": round(self.seconds, 1),
             "next_due": self.next_due.isoformat() if self.next_due else None,
             "due_left": self.due_left,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 
 import pytest
@@ -467,3 +468,17 @@ def test_mock_report_keeps_whole_ids_in_a_narrow_terminal():
     text = out.export_text()
     assert "…" not in text and qid in "".join(line.split("   ")[1].strip() if "   " in line else ""
                                                for line in text.splitlines()[3:6])
+
+
+def test_summary_counts_each_rating_and_says_next_due_now_when_cards_are_waiting(run):
+    result = run("drill", "--category", "parallelism", "--limit", "2", input=GOOD + "\n\n3\nn\nno idea\n\n1\nq\n",
+                 env=NOW)
+    line = next(line for line in result.output.splitlines() if line.startswith("cards "))
+    assert line.startswith("cards 2 · again 1 · hard 0 · good 1 · easy 0 · time")
+    later = {"PREP_NOW": "2026-03-02T09:30:00+00:00"}  # the Again card's step is over: it is due
+    result = run("drill", "--category", "parallelism", "--limit", "1", "--new", "0", input="q\n", env=later)
+    line = next(line for line in result.output.splitlines() if line.startswith("cards "))
+    assert re.search(r"still due [12] · next due now$", line), line
+    mock = run("drill", "--mode", "mock", "--count", "2", input=GOOD + "\n\n" + "\n", env=NOW)
+    line = next(line for line in mock.output.splitlines() if line.startswith("cards "))
+    assert line.startswith("cards 2 · pass ") and "fail" in line
