@@ -319,7 +319,7 @@ class DrillUI(Protocol):
     def read_answer(self, question: Question) -> tuple[str, float | None] | None: ...  # None: quit
     def show_grade(self, question: Question, graded: Grade | None, answer: str, elapsed: float | None) -> None: ...
     def choose(self, suggested: RatingName | None) -> Choice: ...
-    def offer_follow_up(self, question: Question) -> bool | None: ...  # None: quit
+    def offer_follow_up(self, question: Question) -> bool | Literal["undo"] | None: ...  # None: quit
     def notify(self, message: str) -> None: ...
     def edit(self, question: Question) -> None: ...
 
@@ -379,19 +379,10 @@ def run(session: Session, queue: list[QueueItem], ui: DrillUI) -> Summary:
                 done.append(item)
                 continue
             if choice.action == "undo":
-                undone = session.undo()
-                pending.insert(0, item)
+                pending.insert(0, item)  # this card, unrated, comes back after the one undone
+                undone = _undo(session, done, pending)
                 if undone is not None:
-                    previous = next((d for d in reversed(done) if d.question_id == undone.question_id), None)
-                    if previous is not None:
-                        done.remove(previous)
-                        pending.insert(0, previous)
-                    # A card brought back for Again is not due again once its rating is undone.
-                    requeued = next((p for p in reversed(pending) if p.question_id == undone.question_id
-                                     and p.reason == "again"), None)
-                    if requeued is not None:
-                        pending.remove(requeued)
-                    ui.notify(f"undid {undone.rating} on {undone.question_id}")
+                    ui.notify(f"undid {undone.rating} on {undone.question_id}; {question.id} comes back after it")
                 continue
             assert choice.rating is not None
             rated = session.rate(question.id, choice.rating, graded=graded, answer=answer, elapsed=elapsed)
@@ -409,6 +400,11 @@ def run(session: Session, queue: list[QueueItem], ui: DrillUI) -> Summary:
             wanted = ui.offer_follow_up(session.bank.question(follow[0])) if follow else False
             if wanted is None:
                 return session.finish()
+            if wanted == "undo":
+                undone = _undo(session, done, pending)
+                if undone is not None:
+                    ui.notify(f"undid {undone.rating} on {undone.question_id}")
+                continue
             if wanted:
                 seen_follow_ups.add(follow[0])
                 # Drilled now, so not again later in this session as a new or due card.
@@ -416,6 +412,23 @@ def run(session: Session, queue: list[QueueItem], ui: DrillUI) -> Summary:
     except KeyboardInterrupt:
         return session.finish(interrupted=True)
     return session.finish()
+
+
+def _undo(session: Session, done: list[QueueItem], pending: list[QueueItem]) -> Result | None:
+    """Undo the last rating: its card goes back to the front of the queue, and a copy of it
+    brought back for Again is dropped (it is not due again once its rating is undone)."""
+    undone = session.undo()
+    if undone is None:
+        return None
+    previous = next((d for d in reversed(done) if d.question_id == undone.question_id), None)
+    if previous is not None:
+        done.remove(previous)
+        pending.insert(0, previous)
+    requeued = next((p for p in reversed(pending) if p.question_id == undone.question_id and p.reason == "again"),
+                    None)
+    if requeued is not None:
+        pending.remove(requeued)
+    return undone
 
 
 def describe_interval(delta) -> str:  # type: ignore[no-untyped-def]

@@ -76,8 +76,21 @@ def test_undo_takes_back_the_last_rating(run, state_file):
     )
     result = run("drill", "--category", "parallelism", input=script, env=NOW)
     assert result.exit_code == 0, result.output
-    assert "undid easy on dp-vs-mp" in result.output
+    assert "undid easy on dp-vs-mp; dp-batch-size comes back after it" in result.output
     assert [(r[0], r[1]) for r in reviews(state_file)] == [("dp-vs-mp", 2)]
+
+
+def test_u_at_the_follow_up_offer_undoes_the_rating_just_made(run, state_file):
+    script = (
+        GOOD + "\n\n" "1\n" "u\n"  # rate dp-vs-mp Again by mistake, then undo at the follow-up offer
+        + GOOD + "\n\n" "3\n" "n\n"  # it comes straight back: Good this time
+        "\n" "q\n"
+    )
+    result = run("drill", "--category", "parallelism", input=script, env=NOW)
+    assert result.exit_code == 0, result.output
+    assert "undid again on dp-vs-mp" in result.output
+    assert [(r[0], r[1]) for r in reviews(state_file)] == [("dp-vs-mp", 3)]
+    assert result.output.count("Q (dp-vs-mp)") == 2  # and the Again copy at the end is gone
 
 
 def test_skip_and_quit(run, state_file):

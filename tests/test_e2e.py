@@ -59,7 +59,7 @@ def test_full_session_in_a_terminal_with_undo_and_quit(bank_dir, state_file, env
         child.expect("PASS")
         child.expect("Rate:")
         child.send("4")  # one key, no Enter
-        child.expect(re.escape("Drill this follow-up now? [y/N, q quits]"))
+        child.expect(re.escape("Drill this follow-up now? [y/N, u undoes the rating, q quits]"))
         child.send("n")
         child.expect("What global batch size")
         child.expect("Your answer")
@@ -73,7 +73,7 @@ def test_full_session_in_a_terminal_with_undo_and_quit(bank_dir, state_file, env
         child.sendline("")
         child.expect("Rate:")
         child.send("\r")  # Enter accepts the suggestion
-        child.expect(re.escape("Drill this follow-up now? [y/N, q quits]"))
+        child.expect(re.escape("Drill this follow-up now? [y/N, u undoes the rating, q quits]"))
         child.send("n")
         child.expect("Your answer")
         child.sendline("")  # empty answer: reveal and self-grade
@@ -97,7 +97,7 @@ def test_ctrl_c_prints_a_summary_and_keeps_ratings(bank_dir, state_file, env):
         child.sendline("")
         child.expect("Rate:")
         child.send("3")
-        child.expect(re.escape("Drill this follow-up now? [y/N, q quits]"))
+        child.expect(re.escape("Drill this follow-up now? [y/N, u undoes the rating, q quits]"))
         child.send("n")
         child.expect("Your answer")
         child.sendintr()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import TextIO
+from typing import Literal, TextIO
 
 from rich.console import Console
 from rich.panel import Panel
@@ -143,12 +143,14 @@ class ConsoleUI:
                 return Choice("rate", rating)
             self.notify(f"unknown choice {key!r}")
 
-    def offer_follow_up(self, question: Question) -> bool | None:
+    def offer_follow_up(self, question: Question) -> bool | Literal["undo"] | None:
         self.out.print(f"↳ The interviewer digs deeper: {question.prompt}")
-        self.out.print("Drill this follow-up now? [y/N, q quits]", style="dim")
+        self.out.print("Drill this follow-up now? [y/N, u undoes the rating, q quits]", style="dim")
         key = self._key()
         if key is None or key.lower() == "q":
             return None  # q quits everywhere in the drill
+        if key.lower() == "u":
+            return "undo"
         return key.lower().startswith("y")
 
     def edit(self, question: Question) -> None:
