@@ -141,6 +141,8 @@ NEGATIONS = frozenset({"not", "no", "never", "cannot", "nor", "neither", "none",
                        "arent", "doesnt", "dont", "didnt", "wont", "cant", "shouldnt", "wasnt",
                        "werent", "hasnt", "havent"})
 
+# "Almost no fragmentation" is a claim about fragmentation (very little), not its negation.
+NEARLY = frozenset({"almost", "nearly", "virtually", "practically"})
 NEGATION_SCOPE = 3  # a negator reaches this many content words ahead, within its clause
 CLAUSE_BREAK = re.compile(r"[,:;()\[\]]|\b(?:but|while|whereas|although)\b")
 # A word: letters and digits joined by apostrophes, hyphens or dots; "C++" keeps its pluses but
@@ -201,6 +203,7 @@ def tokenize(text: str, claim: bool = False) -> list[Token]:
     boundaries = [m.end() for m in _SENTENCE_END.finditer(text)]
     segment, b, sentence, last_segment = 0, 0, -1, -1
     scope = 0  # content words still inside the last negator's scope
+    previous = ""  # the word written before this one, folded
     breaks = [m.start() for m in CLAUSE_BREAK.finditer(text)]
     c = 0
     boundaries.append(len(text) + 1)  # sentinels: no bounds checks in the loop
@@ -228,8 +231,9 @@ def tokenize(text: str, claim: bool = False) -> list[Token]:
             tokens.append(Token(word, key, start, end, sentence, content, negation, content and negated))
         if any_content and scope:
             scope -= 1  # the scope counts words as written, however many keys they expand to
-        if negation:
+        if negation and previous not in NEARLY:
             scope = NEGATION_SCOPE
+        previous = fold(word)
     return tokens
 
 

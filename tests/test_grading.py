@@ -347,3 +347,10 @@ def test_subjects_named_together_or_as_an_object_keep_the_clause_theirs():
     swapped = grade(question, None, "Context parallelism shards the norm and dropout activations by token. "
                                     "Sequence parallelism splits the whole sequence across its GPUs in every layer.")
     assert not swapped.matched, swapped
+
+
+def test_almost_no_is_very_little_not_a_negation():
+    question = Question(id="q", prompt="Why does paged attention help serving throughput?",
+                        key_points=[{"text": "near-zero fragmentation lets more sequences fit in a batch"}])
+    assert grade(question, None, "almost no fragmentation, so more requests fit in the batch").score > 60
+    assert grade(question, None, "it does not reduce fragmentation, so no more requests fit in the batch").score < 35
