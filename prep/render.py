@@ -75,16 +75,23 @@ def question_table(
 ) -> Table:
     rows = hits if hits is not None else questions
     shown = [row.question if hits is not None else row for row in rows]
-    # One category, or a very narrow terminal: no category column (`prep show` has it).
-    one_category = len({bank.category_of[q.id] for q in shown}) == 1 or width < 70
-    roomy = width >= 110  # kind and difficulty only when the prompt still gets room
+    # Columns give way in this order as the terminal narrows: kind and difficulty, category
+    # (`prep show` has them all), and last the id's single line. An id is what every other
+    # command takes, so it stays whole while the prompt keeps 20 columns.
+    longest = max((len(q.id) for q in shown), default=2)
+    match = 15 if hits is not None else 0
+    whole_ids = longest + match + 24 <= width
+    room = width - (longest if whole_ids else 22) - match - 4  # what the prompt would get alone
+    categories = len({bank.category_of[q.id] for q in shown}) > 1 and room >= 50
+    room -= 16 if categories else 0
+    roomy = room >= 60
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False)
-    # Narrow terminals: the id and category columns give way first, so that no column is
-    # squeezed below the width its text was wrapped to (rich would then crop letters).
-    narrow = width < 100
-    table.add_column("id", style="bold", overflow="fold", max_width=22 if narrow else 34)
-    if not one_category:
-        table.add_column("category", overflow="fold", max_width=12 if narrow else 18)
+    if whole_ids:
+        table.add_column("id", style="bold", no_wrap=True, min_width=longest)
+    else:  # squeezed below the width its text wrapped to, rich would crop letters: fold instead
+        table.add_column("id", style="bold", overflow="fold", max_width=22)
+    if categories:
+        table.add_column("category", overflow="fold", max_width=14)
     if roomy:
         table.add_column("kind", no_wrap=True)
         table.add_column("diff", no_wrap=True)
@@ -93,7 +100,7 @@ def question_table(
         table.add_column("match", no_wrap=True, min_width=12, max_width=14)  # "81 key point"
     for row, q in zip(rows, shown):
         cells = [q.id]
-        if not one_category:
+        if categories:
             cells.append(bank.category_of[q.id])
         if roomy:
             cells += [Text(q.kind, style=KIND_STYLE.get(q.kind, "")), difficulty(q.difficulty)]

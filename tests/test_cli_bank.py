@@ -188,3 +188,13 @@ def test_list_and_search_never_crop_words_in_a_narrow_terminal(run, tmp_path):
             words = {w for line in result.output.splitlines() for w in line.split() if not set(w) <= set("─━")}
             words = {w for w in words if not w.isdigit() and not any(w in qid for qid in prompts)}
             assert words - allowed <= {"prompt", "id", "key", "point", "tag", "answer"}, (columns, command, words - allowed)
+
+
+def test_list_and_search_keep_long_ids_whole_in_an_80_column_terminal(run, bank_dir):
+    long_id = "zero-stages-memory-and-communication-cost"
+    path = bank_dir / "questions" / "parallelism.yaml"
+    path.write_text(path.read_text().replace("id: zero-stages", f"id: {long_id}"))
+    for args in (("list",), ("search", "zero stages shard")):
+        result = run(*args, env={"COLUMNS": "80"})
+        assert result.exit_code == 0, result.output
+        assert long_id in result.output.split(), (args, result.output)
