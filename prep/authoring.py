@@ -85,7 +85,7 @@ def make_id(prompt: str, taken: set[str], wanted: str | None = None, retired: fr
                              "choose another id", hint="`prep state prune` deletes the history of removed questions")
         return wanted
     taken = taken | retired
-    words = re.findall(r"[a-z0-9]+", prompt.lower())
+    words = re.findall(r"[a-z0-9]+", re.sub(r"['’]s?\b", "", prompt.lower()))  # "what's" is "what"
     meaningful = [w for w in words if w not in _ID_STOPWORDS] or words or ["question"]
     base = "-".join(meaningful[:6])[:60].strip("-")
     candidate, n = base, 2
@@ -145,6 +145,9 @@ def add_question(
         raise UsageError("the prompt is empty")
     if kind not in KINDS:
         raise UsageError(f"unknown kind {kind!r}; choose from {', '.join(KINDS)}")
+    same = next((q.id for q in bank.questions.values() if prompt_key(q.prompt) == prompt_key(prompt)), None)
+    if same is not None:
+        raise UsageError(f"question {same!r} already asks this", hint=f"see it with `prep show {same}`")
     qid = make_id(prompt, set(bank.questions), question_id, retired)
     item: dict[str, Any] = {"id": qid, "prompt": prompt.strip(), "kind": kind, "difficulty": difficulty}
     if tags:
@@ -177,7 +180,25 @@ def add_question(
         created.append(path)
     _validate(location, {path: text})
     _write_all({path: text})
-    return Change(qid, [path], created, {"category": category})
+    return Change(qid, [path], created, {"category": category, "similar_to": most_similar_prompt(bank, prompt)})
+
+
+def prompt_key(prompt: str) -> str:
+    """A prompt's words, casefolded: two prompts with the same key ask the same thing."""
+    return " ".join(re.findall(r"\w+", prompt.casefold()))
+
+
+def most_similar_prompt(bank: Bank, prompt: str) -> dict[str, Any] | None:
+    """The existing question whose prompt is nearly this text (as `prep validate` judges it)."""
+    from rapidfuzz import fuzz, process, utils
+
+    from .checks import NEAR_DUPLICATE_CUTOFF
+
+    ids = list(bank.questions)
+    found = process.extractOne(utils.default_process(prompt), [utils.default_process(bank.questions[i].prompt)
+                                                               for i in ids],
+                               scorer=fuzz.ratio, score_cutoff=NEAR_DUPLICATE_CUTOFF)
+    return {"id": ids[found[2]], "similarity": round(found[1])} if found else None
 
 
 def _indent_items(dumped: str) -> str:

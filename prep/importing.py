@@ -9,13 +9,12 @@ and a problem in what was appended is reported at the line of the import file it
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .authoring import check_category_name, make_id
+from .authoring import check_category_name, make_id, prompt_key
 from .bank import Bank, check_bank
 from .csvio import ImportFile, ImportRow
 from .errors import (
@@ -93,13 +92,13 @@ def _assign_ids(bank: Bank, rows: list[ImportRow], result: ImportResult,
                 retired: frozenset[str] = frozenset()) -> tuple[list[tuple[ImportRow, str]], dict[str, str]]:
     """The rows to add with their ids, and what each id used in the file now names. An id only
     the review history still has (a removed question's) is renamed like one in use."""
-    owner = {_prompt_key(q.prompt): q.id for q in bank.questions.values()}
+    owner = {prompt_key(q.prompt): q.id for q in bank.questions.values()}
     used = set(bank.questions) | retired
     avoid = used | {row.id for row in rows if row.id}  # ids the file asks for stay free for their rows
     id_map: dict[str, str] = {}
     added = []
     for row in rows:
-        key = _prompt_key(row.prompt)
+        key = prompt_key(row.prompt)
         if not key:
             result.skipped.append((row.line, "empty prompt"))
             continue
@@ -193,5 +192,3 @@ def _read(path: Path) -> str:
     return path.read_text(encoding="utf-8-sig") if path.exists() else ""
 
 
-def _prompt_key(prompt: str) -> str:
-    return " ".join(re.findall(r"\w+", prompt.casefold()))

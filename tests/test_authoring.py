@@ -625,3 +625,26 @@ def test_replacing_a_model_answer_says_so(run, bank_dir):
     assert first.exit_code == 0 and "it replaces the model answer that was there" in first.output
     second = run("answer", "dp-vs-mp", "--text", "My own words, revised.")
     assert second.exit_code == 0 and "replaces the model answer" not in second.output
+
+
+def test_add_refuses_a_prompt_already_asked_and_warns_about_a_near_one(run, bank_dir):
+    same = run("add", "-c", "parallelism", "-p", "what is the difference between data parallelism and model "
+               "parallelism??", "-k", "x")
+    assert same.exit_code == 1 and "question 'dp-vs-mp' already asks this" in same.output
+    near = run("add", "-c", "parallelism", "-p", "What is the difference between data parallel and model parallel "
+               "training?", "-k", "x")
+    assert near.exit_code == 0, near.output
+    assert "warning: its prompt is" in near.output and "like that of 'dp-vs-mp'" in near.output
+    data = json.loads(run("add", "-c", "parallelism", "-p", "What's the difference between data parallel and model "
+                          "parallel training, really?", "-k", "x", "--json").output)
+    assert data["id"] == "difference-data-parallel-model-parallel-training-2"  # no stray "s" from "what's"
+    assert data["similar_to"]["id"] == "difference-data-parallel-model-parallel-training"
+
+
+def test_add_to_a_mistyped_category_suggests_the_real_one(run, bank_dir):
+    result = run("add", "-c", "paralelism", "-p", "What is tensor parallelism?", "-k", "x")
+    assert result.exit_code == 1
+    assert "there is no category 'paralelism'; did you mean 'parallelism'?" in result.output
+    assert not (bank_dir / "questions" / "paralelism.yaml").exists()
+    made = run("add", "-c", "paralelism", "--title", "Deliberately new", "-p", "What is tensor parallelism?", "-k", "x")
+    assert made.exit_code == 0 and (bank_dir / "questions" / "paralelism.yaml").exists()

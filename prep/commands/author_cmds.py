@@ -118,12 +118,23 @@ def add(
         kind = _ask_valid(f"Kind ({', '.join(KINDS)})", kind, lambda v: v if v in KINDS else None)
         difficulty = _ask_valid("Difficulty 1-3", difficulty, lambda v: _int_in(v, 1, 3))
         target_seconds = _ask_valid("Target seconds", target_seconds, lambda v: _int_in(v, 1, 24 * 3600))
+    if category not in bank.categories and title is None and not interactive:
+        from ..suggest import did_you_mean
+
+        hint = did_you_mean(category, bank.categories)
+        if hint:  # a typo would quietly start a category of its own
+            raise UsageError(f"there is no category {category!r}; {hint}",
+                             hint="to start a new category with that name, give it a --title")
     change = authoring.add_question(
         location, bank, category=category, prompt=prompt, key_points=key_point or [], pitfalls=pitfall or [],
         tags=tag or [], kind=kind, difficulty=difficulty, target_seconds=target_seconds,
         follow_ups=follow_up or [], question_id=question_id, title=title, retired=app.retired_ids(),
     )
     _report(change, as_json, f"added {change.question_id} to {display_path(change.files[0])}")
+    similar = change.detail.get("similar_to")
+    if similar and not as_json:
+        typer.echo(f"warning: its prompt is {similar['similarity']}% like that of {similar['id']!r} "
+                   f"(`prep show {similar['id']}`)", err=True)
 
 
 def _complete(text: str, choices: list[str]) -> str:
