@@ -65,7 +65,7 @@ def test_add_appends_a_block_and_keeps_every_other_byte(run, odd_bank):
                  "--key-point", "latency grows with the number of GPUs", "--tag", "nccl", "--json", bank=odd_bank)
     assert result.exit_code == 0, result.output
     change = json.loads(result.output)
-    assert change["id"] == "nccl-s-ring-all-reduce-cost"
+    assert change["id"] == "nccl-ring-all-reduce-cost"
     after = path.read_text()
     # Nothing moved by a byte: the new block goes before the file's closing comment.
     closing = "# trailing comment at the end\n"
