@@ -19,8 +19,11 @@ from .models import Question
 
 # --- markdown ------------------------------------------------------------------------------
 
-_INLINE_SPECIAL = re.compile(r"([\\`*_\[\]{}()#+!|~])")
-_LINE_START_SPECIAL = re.compile(r"^(\s*)([-=>:]|\d+[.)])")
+# Only what CommonMark (and GitHub's tables and strikethrough) would act on, so that the raw
+# sheet stays readable: "NCCL_DEBUG", "C++" and "(1 x 4)" are left as written. An underscore
+# inside a word never starts emphasis; "#", "+" and "-" matter only at the start of a line.
+_INLINE_SPECIAL = re.compile(r"([\\`*\[\]|~]|(?<![^\W_])_|_(?![^\W_]))")
+_LINE_START_SPECIAL = re.compile(r"^(\s*)([-=>:#+]|\d+[.)])")
 
 
 def md_text(text: str) -> str:

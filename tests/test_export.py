@@ -194,3 +194,15 @@ def test_anki_export_keeps_line_breaks_and_leaves_no_scratch_files(run, tmp_path
     [fields] = [row[0] for row in db.execute("SELECT flds FROM notes")]
     db.close()
     assert "First line.<br>Second line." in fields
+
+
+def test_plain_technical_text_stays_as_written_in_the_raw_sheet():
+    from prep.export import md_text
+
+    for text in ("NCCL_DEBUG=INFO", "C++ templates", "512 / (1 × 4) = 128", "snake_case_names {a, b}", "wow!"):
+        assert md_text(text) == text
+        rendered = MarkdownIt("commonmark").renderInline(md_text(text))
+        assert rendered.replace("&gt;", ">").replace("&lt;", "<") == text
+    for text in ("_emph_", "*stars*", "`code`", "[link](x)", "a | b", "~~gone~~"):
+        rendered = MarkdownIt("commonmark").enable("strikethrough").enable("table").renderInline(md_text(text))
+        assert "<" not in rendered, (text, rendered)  # no em, code, link or del element
