@@ -120,7 +120,8 @@ def prompt_panel(prompt: str, meta: Text, width: int, **panel: object) -> Panel:
     return Panel(Group(body, meta), **panel)  # type: ignore[arg-type]
 
 
-def question_detail(bank: Bank, question: Question, *, show_answer: bool = True, width: int = 80) -> Group:
+def question_detail(bank: Bank, question: Question, *, show_answer: bool = True, width: int = 80,
+                    aliases: bool = False) -> Group:
     category = bank.category(question.id)
     meta = Text.assemble(
         (category.title, "bold"),
@@ -137,15 +138,12 @@ def question_detail(bank: Bank, question: Question, *, show_answer: bool = True,
         parts.append(Text("tags: " + ", ".join(question.tags), style="dim"))
     if question.key_points:
         parts.append(Text("\nKey points", style="bold underline"))
-        for point in question.key_points:
-            line = Text("  • ") + Text(point.text)
-            if point.aliases:
-                line.append("  (" + "; ".join(point.aliases) + ")", style="dim")
-            parts.append(line)
+        parts.append(_claim_list(question.key_points, Text("  • "), aliases))
     if question.pitfalls:
         parts.append(Text("\nDon't say", style="bold underline red"))
-        for pitfall in question.pitfalls:
-            parts.append(Text("  ✗ ", style="red") + Text(pitfall.text))
+        parts.append(_claim_list(question.pitfalls, Text("  ✗ ", style="red"), aliases))
+    if not aliases and any(c.aliases for c in (*question.key_points, *question.pitfalls)):
+        parts.append(Text("(other phrasings the grader accepts: prep show --aliases)", style="dim"))
     if question.notes:
         parts.append(Text("\nNotes", style="bold underline"))
         parts.append(Text(question.notes))
@@ -160,6 +158,19 @@ def question_detail(bank: Bank, question: Question, *, show_answer: bool = True,
             prompt = bank.questions[follow].prompt if follow in bank.questions else "?"
             parts.append(Text(f"  → {follow}: ", style="bold") + Text(prompt))
     return Group(*parts)
+
+
+def _claim_list(claims, mark: Text, aliases: bool) -> Table:  # type: ignore[no-untyped-def]
+    """Claims under their marks, wrapped lines indented under the text; with *aliases*, each
+    other phrasing on a line of its own below its claim."""
+    grid = Table.grid()
+    grid.add_column(no_wrap=True)
+    grid.add_column()
+    for claim in claims:
+        grid.add_row(mark, Text(claim.text))
+        for alias in claim.aliases if aliases else ():
+            grid.add_row("", Text(f"= {alias}", style="dim"))
+    return grid
 
 
 def validation_report(report: Report) -> list[Text]:

@@ -198,3 +198,12 @@ def test_list_and_search_keep_long_ids_whole_in_an_80_column_terminal(run, bank_
         result = run(*args, env={"COLUMNS": "80"})
         assert result.exit_code == 0, result.output
         assert long_id in result.output.split(), (args, result.output)
+
+
+def test_show_lists_key_points_plainly_and_their_other_phrasings_on_request(run):
+    plain = run("show", "dp-vs-mp")
+    assert plain.exit_code == 0
+    assert "each device keeps a complete copy of the weights" not in plain.output  # an alias of a key point
+    assert "prep show --aliases" in plain.output
+    full = run("show", "dp-vs-mp", "--aliases")
+    assert "= each device keeps a complete copy of the weights" in full.output

@@ -145,6 +145,8 @@ def show(
     ctx: typer.Context,
     question_id: Annotated[str, typer.Argument(metavar="ID", help="The question's id (see `prep list`).")],
     no_answer: Annotated[bool, typer.Option("--no-answer", help="Hide the prepared answer.")] = False,
+    aliases: Annotated[bool, typer.Option("--aliases", help="Also list every other phrasing of each key point "
+                                                             "and pitfall that the grader accepts.")] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Show one question: prompt, key points, pitfalls, your answer and follow-ups."""
@@ -157,4 +159,4 @@ def show(
         emit_json(question_json(bank, question))
         return
     out = console()
-    out.print(question_detail(bank, question, show_answer=not no_answer, width=out.width))
+    out.print(question_detail(bank, question, show_answer=not no_answer, width=out.width, aliases=aliases))
