@@ -268,6 +268,16 @@ def summary_table(summary, *, detailed: bool = False) -> Group:  # type: ignore[
                 f"{r.elapsed:.0f}s" if r.elapsed is not None else "—",
             )
         parts.append(table)
+        # What to go over afterwards: the key points each answer missed, and any wrong claim.
+        for r in summary.results:
+            if r.grade is None or not (r.grade.missed or r.grade.pitfalls):
+                continue
+            parts.append(Text(r.question_id, style="bold"))
+            for point in r.grade.missed:
+                parts.append(Text("  ✗ missed: ", style="red") + Text(point.text))
+            for pitfall in r.grade.pitfalls:
+                parts.append(Text("  ⚠ wrong claim: ", style="bold red") + Text(pitfall.text))
+        parts.append(Text(""))
     done = len(summary.rated)
     # Counts of what happened, each named: ratings where the session recorded them, else the
     # grader's verdicts. One "passed" figure would have to pick between the two.

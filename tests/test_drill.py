@@ -159,6 +159,13 @@ def test_mock_interview_gives_no_feedback_and_records_nothing(run, state_file):
     assert reviews(state_file) == []
 
 
+def test_mock_report_lists_what_each_answer_missed(run):
+    result = run("drill", "--mode", "mock", "--count", "1", "--category", "behavioral", input="I shipped a model.\n\n",
+                 env=NOW)
+    report = result.output.split("Mock interview report")[1]
+    assert "✗ missed: " in report
+
+
 def test_mock_interview_counts_a_question_left_unanswered(run, state_file):
     result = run("drill", "--mode", "mock", "--count", "3", "--json", input=GOOD + "\n\n" + "\n" + GOOD + "\n\n",
                  env=NOW)
