@@ -93,6 +93,16 @@ def search(
     if not text.strip():
         raise UsageError("the search text is empty")
     needle = utils.default_process(text)
+    words = [w for w in needle.split() if len(w) > 1]
+
+    def score(name: str, value: str) -> float:
+        # WRatio rewards a partial match of the whole query, so "rms norm" would find every
+        # "gradient norm": each query word must also be there (a typo apart), or the score
+        # shrinks by the share of words missing.
+        hay = utils.default_process(value)
+        said = hay.split()
+        found = sum(any(h.startswith(w) or fuzz.ratio(w, h) >= 80 for h in said) for w in words)
+        return fuzz.WRatio(needle, hay) * FIELD_WEIGHT[name] * (found / len(words) if words else 1.0)
     hits = []
     for question in bank.questions.values() if questions is None else questions:
         fields = [("id", question.id.replace("-", " ")), ("prompt", question.prompt)]
@@ -101,11 +111,7 @@ def search(
         answer = bank.answer_text(question.id)
         if answer:  # sentence by sentence: a long text would dilute a short query
             fields += [("answer", sentence) for sentence in sentences(answer)]
-        best = max(
-            ((fuzz.WRatio(needle, utils.default_process(value)) * FIELD_WEIGHT[name], name, value)
-             for name, value in fields),
-            key=lambda item: item[0],
-        )
+        best = max(((score(name, value), name, value) for name, value in fields), key=lambda item: item[0])
         if best[0] >= cutoff:
             hits.append(Hit(question, best[0], best[1], best[2]))
     hits.sort(key=lambda h: -h.score)

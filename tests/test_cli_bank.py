@@ -207,3 +207,13 @@ def test_show_lists_key_points_plainly_and_their_other_phrasings_on_request(run)
     assert "prep show --aliases" in plain.output
     full = run("show", "dp-vs-mp", "--aliases")
     assert "= each device keeps a complete copy of the weights" in full.output
+
+
+def test_search_needs_every_word_of_the_query_not_just_one(run, bank_dir):
+    """'zero stages' finds the ZeRO question; a field that only shares 'stages' does not come up."""
+    path = bank_dir / "questions" / "parallelism.yaml"
+    path.write_text(path.read_text().replace("tags: [distributed]", "tags: [distributed, pipeline-stages]", 1))
+    hits = json.loads(run("search", "zero stages", "--json").output)
+    assert [h["id"] for h in hits] == ["zero-stages"]
+    typo = json.loads(run("search", "zero stagse", "--json").output)  # a typo in a word still finds it
+    assert typo and typo[0]["id"] == "zero-stages"
