@@ -80,6 +80,25 @@ def foreign_database_error(path: Path, tables: list[str]) -> StateError:
                       hint="point --state or $PREP_STATE at a file of prep's own, or at a new one")
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def not_sqlite_error(path: Path) -> StateError | None:
+    """A StateError for a file that was never an SQLite database (notes, an archive: a wrong
+    --state), which prep must not take for a damaged one and move aside; None otherwise.
+    SQLite writes its header with the first commit, so every state file prep made has it."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(len(SQLITE_HEADER))
+    except OSError:
+        return None  # not a readable regular file: the open that follows says what is wrong
+    if not head or head == SQLITE_HEADER:
+        return None
+    return StateError(f"{path} is not an SQLite database, so not a prep state file; prep leaves it as it is",
+                      hint="point --state or $PREP_STATE at your state file; if this was it and it is "
+                           "damaged beyond recognition, move it away and run `prep state check`")
+
+
 def foreign_tables(db: sqlite3.Connection) -> list[str]:
     """The tables of a database that some other program made: it has tables, none of them
     prep's record of migrations. Empty for a new file or a prep database."""

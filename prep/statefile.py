@@ -26,6 +26,7 @@ from .statedb import (
     foreign_tables,
     is_corruption,
     kept_copies,
+    not_sqlite_error,
     open_read_only,
     quick_check,
     writable,
@@ -260,6 +261,10 @@ def check(path: Path) -> Health:
 
 def _inspect(health: Health) -> None:
     path = health.path
+    if not_sqlite_error(path) is not None:
+        health.ok, health.status = False, "not prep's"
+        health.detail = "not an SQLite database, so not a prep state file; prep leaves it as it is"
+        return
     try:
         db = open_read_only(path)
     except UnreadableWal as exc:

@@ -32,6 +32,7 @@ from .statedb import (
     is_corruption,
     is_not_writable,
     newer_schema_error,
+    not_sqlite_error,
     open_read_only,
     open_writable,
     probe_write,
@@ -80,6 +81,8 @@ class Store:
             raise
 
     def _open(self, write: bool) -> None:
+        if self.path.is_file() and (error := not_sqlite_error(self.path)) is not None:
+            raise error
         if not write and not self.path.exists():
             # Reading a history that does not exist yet: an empty one in memory, so that
             # `prep next` or `prep stats` (or a typo in --state) leaves no file behind.

@@ -14,6 +14,8 @@ GOOD = ("In data parallelism each GPU holds a full copy of the model and process
         "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
         "does not fit on one GPU.")
 NOW = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
+# A damaged state database: SQLite's header, then pages that make no sense.
+DAMAGED = b"SQLite format 3\x00" + b"garbage" * 500
 
 
 def _old_database(path):
@@ -59,7 +61,7 @@ def test_state_check_reports_and_explains(run, state_file, tmp_path):
     run("drill", "--category", "parallelism", "--limit", "1", input=GOOD + "\n\n3\nn\n", env=NOW)
     data = json.loads(run("state", "check", "--json").output)
     assert data["ok"] and data["reviews"] == 1
-    state_file.write_bytes(b"garbage" * 500)
+    state_file.write_bytes(DAMAGED)
     for suffix in ("-wal", "-shm"):
         state_file.with_name(state_file.name + suffix).unlink(missing_ok=True)
     result = run("state", "check")
@@ -194,6 +196,6 @@ def test_every_state_command_prints_exactly_one_json_document(run, state_file, t
     assert declined.exit_code == 0 and "gone-question" in declined.stderr
     assert json.loads(declined.stdout.split("\n", 1)[1]) == nothing  # after CliRunner's echo of "n"
     assert _one_json_document(run("state", "prune", "-y", "--json")) == {"questions": 1, "reviews": 1, "cards": 1}
-    state_file.write_bytes(b"garbage" * 500)
+    state_file.write_bytes(DAMAGED)
     damaged = run("state", "check", "--json")
     assert damaged.exit_code == 3 and _one_json_document(damaged)["status"] == "damaged"

@@ -18,6 +18,8 @@ GOOD = ("In data parallelism each GPU holds a full copy of the model and process
         "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
         "does not fit on one GPU.")
 NOW = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
+# A damaged state database: SQLite's header, then pages that make no sense.
+DAMAGED = b"SQLite format 3\x00" + b"garbage" * 500
 PAGE = 4096
 
 
@@ -106,11 +108,12 @@ def test_a_second_damaged_file_never_replaces_the_first_copy(tmp_path):
     from prep.store import Store
 
     path = tmp_path / "s.sqlite3"
-    for content in (b"first garbage " * 300, b"second garbage " * 300):  # within the same second
+    header = b"SQLite format 3\x00"
+    for content in (header + b"first garbage " * 300, header + b"second garbage " * 300):  # within one second
         path.write_bytes(content)
         with pytest.raises(StateError):
             Store(path)
-    assert sorted(p.read_bytes()[:6] for p in damaged_copies(path)) == [b"first ", b"second"]
+    assert sorted(p.read_bytes()[16:22] for p in damaged_copies(path)) == [b"first ", b"second"]
 
 
 def _inconsistent_index(state_file: Path) -> None:
@@ -165,7 +168,7 @@ def test_a_locked_database_is_never_moved_aside(run, state_file, history, monkey
 
 
 def test_check_lists_damaged_copies_as_such_and_suggests_only_real_steps(run, state_file, history):
-    state_file.write_bytes(b"garbage" * 500)
+    state_file.write_bytes(DAMAGED)
     assert run("next", env=NOW).exit_code == 3  # moved aside
     [copy] = damaged_copies(state_file)
     data = json.loads(run("state", "check", "--json").output)
@@ -186,7 +189,7 @@ def test_check_suggests_copying_a_real_backup_back(run, state_file, history):
     _old_database(state_file)
     assert run("next", env=NOW).exit_code == 0  # migrated, after a backup
     [backup] = statedb.kept_copies(state_file, "backup")
-    state_file.write_bytes(b"garbage" * 500)
+    state_file.write_bytes(DAMAGED)
     result = run("state", "check", "--json")
     assert result.exit_code == 3
     data = json.loads(result.output)
@@ -194,7 +197,7 @@ def test_check_suggests_copying_a_real_backup_back(run, state_file, history):
     assert data["damaged_copies"] == []
     commands = [step["command"] for step in data["restore"]]
     assert f"cp {backup} {state_file}" in commands
-    assert state_file.read_bytes() == b"garbage" * 500  # check moved nothing
+    assert state_file.read_bytes() == DAMAGED  # check moved nothing
 
 
 @pytest.mark.parametrize("command", [("next",), ("stats",), ("drill", "--limit", "1"), ("state", "prune", "--yes")])
@@ -231,3 +234,15 @@ def test_commands_that_only_read_create_no_state_file(run, tmp_path):
     assert not (tmp_path / "typo").exists()
     assert run("--state", str(missing), "drill", "--limit", "1", input="x\n\n3\nn\n").exit_code == 0
     assert missing.is_file()  # the first rating creates it
+
+
+@pytest.mark.parametrize("command", [("next",), ("stats",), ("history", "dp-vs-mp"), ("drill", "--limit", "1"),
+                                     ("state", "check")])
+def test_a_file_that_was_never_a_database_is_refused_and_left_where_it_is(run, tmp_path, command):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my interview notes\n" * 50)
+    before = notes.read_bytes()
+    result = run("--state", str(notes), *command, input="x\n\n3\nn\n")
+    assert result.exit_code == 3, result.output
+    assert "not an SQLite database" in result.output
+    assert notes.read_bytes() == before and damaged_copies(notes) == []

@@ -62,9 +62,9 @@ def test_newer_schema_is_refused(tmp_path):
         Store(path)
 
 
-def test_garbage_file_is_a_state_error_and_moved_aside(tmp_path):
+def test_a_database_damaged_past_its_header_is_a_state_error_and_moved_aside(tmp_path):
     path = tmp_path / "s.sqlite3"
-    garbage = b"this is not a database at all" * 100
+    garbage = b"SQLite format 3\x00" + b"this is not a database at all" * 100
     path.write_bytes(garbage)
     with pytest.raises(StateError, match="is damaged") as caught:
         Store(path)
@@ -74,6 +74,16 @@ def test_garbage_file_is_a_state_error_and_moved_aside(tmp_path):
     assert not path.exists()
     with Store(path) as fresh:  # the next run starts clean
         assert fresh.review_count() == 0
+
+
+def test_a_file_without_sqlites_header_is_refused_not_moved(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_bytes(b"this is not a database at all" * 100)
+    for write in (True, False):
+        with pytest.raises(StateError, match="is not an SQLite database") as caught:
+            Store(path, write=write)
+        assert caught.value.exit_code == 3
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
 
 
 @settings(max_examples=80, deadline=None)
