@@ -424,7 +424,9 @@ def _undo(session: Session, done: list[QueueItem], pending: list[QueueItem]) -> 
     if previous is not None:
         done.remove(previous)
         pending.insert(0, previous)
-    requeued = next((p for p in reversed(pending) if p.question_id == undone.question_id and p.reason == "again"),
+    # Not the card just put back, which may itself be such a copy being rated again.
+    later = pending[1:] if previous is not None else pending
+    requeued = next((p for p in reversed(later) if p.question_id == undone.question_id and p.reason == "again"),
                     None)
     if requeued is not None:
         pending.remove(requeued)

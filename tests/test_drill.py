@@ -93,6 +93,23 @@ def test_u_at_the_follow_up_offer_undoes_the_rating_just_made(run, state_file):
     assert result.output.count("Q (dp-vs-mp)") == 2  # and the Again copy at the end is gone
 
 
+def test_undoing_the_rating_of_a_card_brought_back_for_again_brings_it_back_once_more(run, state_file):
+    script = (
+        "\n" "1\n" "n\n"  # dp-vs-mp: Again, so it comes back at the end (its follow-up declined)
+        "\n" "1\n"  # dp-batch-size: Again, back at the end too
+        "\n" "3\n"  # zero-stages: Good
+        "\n" "3\n"  # dp-vs-mp, brought back: Good
+        "\n" "u\n"  # dp-batch-size, brought back: undo instead, which takes back dp-vs-mp's Good
+        "\n" "4\n"  # dp-vs-mp is asked once more: Easy
+        "\n" "3\n"  # and dp-batch-size: Good
+    )
+    result = run("drill", "--category", "parallelism", "--new", "3", input=script, env=NOW)
+    assert result.exit_code == 0, result.output
+    assert "undid good on dp-vs-mp" in result.output
+    assert [(r[0], r[1]) for r in reviews(state_file)] == [
+        ("dp-vs-mp", 1), ("dp-batch-size", 1), ("zero-stages", 3), ("dp-vs-mp", 4), ("dp-batch-size", 3)]
+
+
 def test_skip_and_quit(run, state_file):
     result = run("drill", "--category", "parallelism", input="x\n\ns\ny\n\nq\n", env=NOW)
     assert result.exit_code == 0
