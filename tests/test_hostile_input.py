@@ -185,3 +185,17 @@ def test_text_that_is_not_utf8_is_refused_before_anything_is_written(run, bank_d
         assert result.exit_code == 1 and "standard input is not valid UTF-8 text (byte 0xff" in result.output
     assert {p: p.read_bytes() for p in bank_dir.rglob("*.yaml")} == before
     assert run("answer", "dp-vs-mp", "--text", "-", input="café ✓\n".encode()).exit_code == 0
+
+
+def test_a_piped_drill_answer_that_is_not_utf8_is_kept_with_replacement_characters(tmp_path, bank_dir):
+    """Run as a user pipes it: Python reads the stray byte as a surrogate, which no database stores."""
+    env = {**os.environ, "PREP_HOME": str(tmp_path / "home"), "PREP_NOW": "2026-03-02T09:00:00+00:00"}
+    state = tmp_path / "state.sqlite3"
+    done = subprocess.run([installed_prep(), "--bank", str(bank_dir), "--state", str(state), "drill", "-c",
+                           "parallelism", "-l", "1"], input=b"caf\xe9 data parallelism copies\n\n3\nn\n",
+                          capture_output=True, env=env, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr.decode()
+    import sqlite3
+
+    with sqlite3.connect(state) as db:
+        assert db.execute("SELECT answer FROM reviews").fetchall() == [("caf\ufffd data parallelism copies",)]

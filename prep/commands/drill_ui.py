@@ -171,6 +171,14 @@ class ConsoleUI:
         return time.monotonic() - self._started if self.interactive else None
 
     def _readline(self, prompt: str = "") -> str | None:
+        line = self._read_line(prompt)
+        if line is None:
+            return None
+        # Bytes that are not UTF-8 arrive as lone surrogates, which no database can store: keep
+        # the rest of the answer, with U+FFFD where such a byte was.
+        return line.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+    def _read_line(self, prompt: str) -> str | None:
         try:
             if self.interactive:
                 _line_editing()
