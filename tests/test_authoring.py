@@ -274,6 +274,18 @@ def test_edit_is_judged_by_its_own_problems_not_by_ones_already_elsewhere(run, o
     assert "reverted" in result.output and "promt" not in path.read_text()
 
 
+def test_an_old_problem_that_quotes_a_line_the_edit_moves_is_still_old(run, odd_bank, tmp_path):
+    """A duplicate id elsewhere names where the first one is defined: adding lines above it in
+    the edited file changes that message, not the problem."""
+    (odd_bank / "questions" / "zz-other.yaml").write_text(
+        "category: zz-other\ntitle: Other\nquestions:\n  - id: zero-stages\n    prompt: A duplicate?\n")
+    env = {"EDITOR": _editor(tmp_path, "ok.py", "path.write_text('# one\\n# two\\n' + path.read_text())\n")}
+    result = run("edit", "dp-vs-mp", input="", bank=odd_bank, env=env)
+    assert result.exit_code == 0, result.output
+    assert "saved; the bank still has 1 problem in other files" in result.output
+    assert (odd_bank / "questions" / "parallelism.yaml").read_text().startswith("# one\n# two\n"), result.output
+
+
 def test_edit_invalid_then_revert(run, odd_bank, tmp_path):
     path = odd_bank / "questions" / "parallelism.yaml"
     before = path.read_bytes()

@@ -239,7 +239,9 @@ def edit(
         bank.question(question_id)  # raises NotFound with a did-you-mean
     original = origin.file.read_bytes()
     edited = display_path(origin.file)
-    already = {p for p in problems if p.file != edited}  # problems elsewhere that are not this edit's doing
+    # Problems elsewhere that are not this edit's doing, by place: their message may quote a line
+    # of the edited file, which the edit can move ("first defined at ...:10").
+    already = {(p.file, p.line, p.column, p.path) for p in problems if p.file != edited}
     while True:
         try:
             open_editor(origin.file, origin.line)
@@ -248,7 +250,7 @@ def edit(
                 raise  # the editor failed and the file is as it was
             # The editor failed after the file was saved: check what it left, as after any edit.
         _, problems = check_bank(location)
-        fresh = [p for p in problems if p not in already]
+        fresh = [p for p in problems if (p.file, p.line, p.column, p.path) not in already]
         if not fresh:
             changed = origin.file.read_bytes() != original
             state = (f"the bank still has {counted(len(problems), 'problem')} in other files, as before the edit "
