@@ -88,21 +88,24 @@ def search(
     """
     from rapidfuzz import fuzz, utils
 
-    from .textmatch import sentences
+    from .textmatch import sentences, stem
 
     if not text.strip():
         raise UsageError("the search text is empty")
     needle = utils.default_process(text)
-    words = [w for w in needle.split() if len(w) > 1]
+    words = [(w, stem(w)) for w in needle.split() if len(w) > 1]
+    literal = text.strip().casefold()  # "C++", "C#": nothing but a letter is left after processing
 
     def score(name: str, value: str) -> float:
         # WRatio rewards a partial match of the whole query, so "rms norm" would find every
-        # "gradient norm": each query word must also be there (a typo apart), or the score
-        # shrinks by the share of words missing.
+        # "gradient norm": each query word must also be there (another form of it, or a typo
+        # apart), or the score shrinks by the share of words missing.
+        if not words:
+            return 100.0 * FIELD_WEIGHT[name] if literal in value.casefold() else 0.0
         hay = utils.default_process(value)
-        said = hay.split()
-        found = sum(any(h.startswith(w) or fuzz.ratio(w, h) >= 80 for h in said) for w in words)
-        return fuzz.WRatio(needle, hay) * FIELD_WEIGHT[name] * (found / len(words) if words else 1.0)
+        said = [(h, stem(h)) for h in hay.split()]
+        found = sum(any(h.startswith(w) or s == ws or fuzz.ratio(w, h) >= 80 for h, s in said) for w, ws in words)
+        return fuzz.WRatio(needle, hay) * FIELD_WEIGHT[name] * found / len(words)
     hits = []
     for question in bank.questions.values() if questions is None else questions:
         fields = [("id", question.id.replace("-", " ")), ("prompt", question.prompt)]

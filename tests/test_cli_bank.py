@@ -217,3 +217,12 @@ def test_search_needs_every_word_of_the_query_not_just_one(run, bank_dir):
     assert [h["id"] for h in hits] == ["zero-stages"]
     typo = json.loads(run("search", "zero stagse", "--json").output)  # a typo in a word still finds it
     assert typo and typo[0]["id"] == "zero-stages"
+
+
+def test_search_finds_other_forms_of_a_word_and_symbols_like_cpp(run, bank_dir):
+    assert json.loads(run("search", "zero sharding", "--json").output)[0]["id"] == "zero-stages"  # shards
+    path = bank_dir / "questions" / "parallelism.yaml"
+    path.write_text(path.read_text().replace("What do the three ZeRO stages shard?",
+                                             "What do the three ZeRO stages shard, in C++ terms?"))
+    hits = json.loads(run("search", "C++", "--json").output)
+    assert [h["id"] for h in hits] == ["zero-stages"]
