@@ -81,7 +81,8 @@ def question_table(
     longest = max((len(q.id) for q in shown), default=2)
     match = 15 if hits is not None else 0
     whole_ids = longest + match + 24 <= width
-    room = width - (longest if whole_ids else 22) - match - 4  # what the prompt would get alone
+    id_width = longest if whole_ids else max(12, width - match - 24)  # folded: as wide as leaves 20
+    room = width - id_width - match - 4  # what the prompt would get alone
     categories = len({bank.category_of[q.id] for q in shown}) > 1 and room >= 50
     room -= 16 if categories else 0
     roomy = room >= 60
@@ -89,7 +90,7 @@ def question_table(
     if whole_ids:
         table.add_column("id", style="bold", no_wrap=True, min_width=longest)
     else:  # squeezed below the width its text wrapped to, rich would crop letters: fold instead
-        table.add_column("id", style="bold", overflow="fold", max_width=22)
+        table.add_column("id", style="bold", overflow="fold", max_width=id_width)
     if categories:
         table.add_column("category", overflow="fold", max_width=14)
     if roomy:
