@@ -206,3 +206,12 @@ def test_plain_technical_text_stays_as_written_in_the_raw_sheet():
     for text in ("_emph_", "*stars*", "`code`", "[link](x)", "a | b", "~~gone~~"):
         rendered = MarkdownIt("commonmark").enable("strikethrough").enable("table").renderInline(md_text(text))
         assert "<" not in rendered, (text, rendered)  # no em, code, link or del element
+
+
+def test_numbered_and_indented_lines_stay_text_without_stray_backslashes():
+    from prep.export import md_text
+
+    for text, shown in (("1. not a list", "1. not a list"), ("2) paren", "2) paren"),
+                        ("    four spaces of indent", "four spaces of indent")):
+        html = MarkdownIt("commonmark").render("> " + md_text(text))
+        assert html == f"<blockquote>\n<p>{shown}</p>\n</blockquote>\n", html
