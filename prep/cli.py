@@ -67,7 +67,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "import": ("export_cmds", "import_file",
         "Import questions, appended to a category file the way `prep add` writes them."),
     "state": ("state_cmds", "state_app",
-        "Check, back up, restore or prune your review history (the SQLite state database)."),
+        "Check, export, import or prune your review history (the SQLite state database)."),
 }
 
 

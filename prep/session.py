@@ -162,7 +162,8 @@ class Summary:
     @property
     def verdicts(self) -> dict[str, int]:
         """The grader's verdicts of the cards asked (what a mock interview without --record reports)."""
-        asked = [r.grade.verdict if r.grade else "fail" for r in self.rated]
+        # Graded answers, and mock questions left unanswered (a fail); a self-graded card has none.
+        asked = [r.grade.verdict if r.grade else "fail" for r in self.rated if r.grade or r.asked]
         return {name: asked.count(name) for name in ("pass", "partial", "fail")}
 
     @property

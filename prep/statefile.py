@@ -20,6 +20,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 
 from .bank import dotted_path, validation_message
 from .errors import InvalidInput, Problem, StateError, display_path
+from .models import ID_PATTERN
 from .scheduler import CardState, format_time, parse_time
 from .statedb import (
     UnreadableWal,
@@ -164,14 +165,14 @@ class _ReviewRecord(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    question_id: str = Field(min_length=1)
+    question_id: str = Field(pattern=ID_PATTERN)
     reviewed_at: Timestamp
     rating: int = Field(ge=1, le=4)
     suggested: int | None = Field(default=None, ge=1, le=4)
     score: int | None = Field(default=None, ge=0, le=100)
     elapsed_seconds: float | None = Field(default=None, ge=0)
     answer: str | None = None
-    mode: str | None = None
+    mode: Literal["type", "flip", "mock"] | None = None
     content_hash: str | None = None
     verdict: Literal["pass", "partial", "fail"] | None = None
     card_before: Annotated[str | None, BeforeValidator(_card_before)] = None
@@ -182,12 +183,12 @@ class _CardRecord(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    question_id: str = Field(min_length=1)
+    question_id: str = Field(pattern=ID_PATTERN)
     due: Timestamp
     state: int = Field(ge=1, le=3)
     step: int | None = Field(default=0, ge=0)
     stability: float | None = Field(default=None, ge=0)
-    difficulty: float | None = Field(default=None, ge=0)
+    difficulty: float | None = Field(default=None, ge=1, le=10)  # FSRS keeps it in [1, 10]
     last_review: Timestamp | None = None
     reps: int = Field(default=0, ge=0)
     lapses: int = Field(default=0, ge=0)

@@ -507,6 +507,12 @@ def test_mock_report_keeps_whole_ids_in_a_narrow_terminal():
                                                for line in text.splitlines()[3:6])
 
 
+def test_a_self_graded_card_has_no_verdict_in_the_summary(run):
+    result = run("drill", "--category", "parallelism", "--limit", "1", "--json", input="\n3\nn\n", env=NOW)
+    summary = json.loads(result.output[result.output.index("{\n"):])
+    assert summary["ratings"]["good"] == 1 and summary["verdicts"] == {"pass": 0, "partial": 0, "fail": 0}
+
+
 def test_summary_counts_each_rating_and_says_next_due_now_when_cards_are_waiting(run):
     result = run("drill", "--category", "parallelism", "--limit", "2", input=GOOD + "\n\n3\nn\nno idea\n\n1\nq\n",
                  env=NOW)

@@ -205,13 +205,14 @@ def test_rating_keys_that_are_not_choices_rate_nothing(bank_dir, state_file, env
     assert _reviews(state_file) == [("dp-vs-mp", 2)]
 
 
-def test_a_pasted_answer_with_blank_lines_is_kept_whole(bank_dir, state_file, env):
-    """A paste arrives at once: its blank lines do not end the answer; the blank line typed
-    after it does."""
+@pytest.mark.parametrize("lead", ["", "\r"], ids=["text first", "blank line first"])
+def test_a_pasted_answer_with_blank_lines_is_kept_whole(bank_dir, state_file, env, lead):
+    """A paste arrives at once: its blank lines, even a first one, do not end the answer; the
+    blank line typed after it does."""
     child = _spawn_drill(bank_dir, state_file, env)
     try:
         child.expect("Your answer")
-        child.send("Each GPU holds a full copy.\r\rGradients are all-reduced.\r")
+        child.send(lead + "Each GPU holds a full copy.\r\rGradients are all-reduced.\r")
         time.sleep(0.5)
         child.send("\r")
         _rate_and_end(child, "2", "q")

@@ -129,7 +129,9 @@ def test_import_checks_values_and_writes_nothing_when_one_is_wrong(run, tmp_path
               json.dumps({**card, "state": 7}),
               json.dumps({**review, "reviewed_at": "yesterday"}),
               json.dumps({**review, "reviewed_at": "2026-03-04T10:00:00Z", "rating": 9, "verdict": "great"}),
-              json.dumps({**review, "reviewed_at": "2026-03-05T10:00:00Z", "card_before": "{}"})]
+              json.dumps({**review, "reviewed_at": "2026-03-05T10:00:00Z", "card_before": "{}"}),
+              json.dumps({**card, "question_id": "Not An Id!!", "difficulty": 99}),
+              json.dumps({**review, "reviewed_at": "2026-03-06T10:00:00Z", "mode": "bogus"})]
     bad = tmp_path / "bad.jsonl"
     bad.write_text("\n".join(broken) + "\n")
     result = run("state", "import", str(bad))
@@ -138,6 +140,9 @@ def test_import_checks_values_and_writes_nothing_when_one_is_wrong(run, tmp_path
     assert "bad.jsonl:3:1: bad review: reviewed_at: 'yesterday' is not an ISO date-time" in result.output
     assert "bad.jsonl:4:1: bad review: rating:" in result.output and "bad.jsonl:4:1: bad review: verdict:" in result.output
     assert "bad.jsonl:5:1: bad review: card_before: expected the JSON of a card" in result.output
+    assert "bad.jsonl:6:1: bad card: question_id:" in result.output and "bad.jsonl:6:1: bad card: difficulty:" \
+        in result.output
+    assert "bad.jsonl:7:1: bad review: mode:" in result.output
     assert "Traceback" not in result.output
     with Store(state_file) as store:
         assert store.review_count() == 1 and store.cards()["dp-vs-mp"].to_dict() == card_without_hash(card)

@@ -117,7 +117,7 @@ class ConsoleUI:
                     return None  # script ran out of input: end the session
                 break
             if not line.strip():
-                if lines and self.interactive and _pasting(self.stdin):
+                if self.interactive and _pasting(self.stdin):
                     lines.append("")  # a blank line inside a pasted answer: the rest is on its way
                     continue
                 break

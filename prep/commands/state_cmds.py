@@ -14,7 +14,7 @@ from .bank_cmds import emit_json
 from .group import SubcommandGroup
 
 state_app = typer.Typer(
-    help="Check, back up, restore or prune your review history (the SQLite state database).",
+    help="Check, export, import or prune your review history (the SQLite state database).",
     cls=SubcommandGroup,
     no_args_is_help=True,
     rich_markup_mode=None,

@@ -83,7 +83,8 @@ def optimize(
     from ..store import Store
 
     app: AppContext = ctx.obj
-    with Store(app.state_path) as store:
+    # A missing state has no reviews to fit: read as empty, without creating the file.
+    with Store(app.state_path, write=app.state_path.exists()) as store:
         result = fit(store, min_reviews)
     if as_json:
         emit_json(result)
