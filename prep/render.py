@@ -155,9 +155,13 @@ def question_detail(bank: Bank, question: Question, *, show_answer: bool = True,
         parts.append(Panel(Text(answer.answer), box=box.ROUNDED, border_style="blue"))
     if question.follow_ups:
         parts.append(Text("\nFollow-ups", style="bold underline"))
+        grid = Table.grid()
+        grid.add_column(no_wrap=True)
+        grid.add_column()
         for follow in question.follow_ups:
             prompt = bank.questions[follow].prompt if follow in bank.questions else "?"
-            parts.append(Text(f"  → {follow}: ", style="bold") + Text(prompt))
+            grid.add_row(Text("  → "), Text(f"{follow}: ", style="bold") + Text(prompt))
+        parts.append(grid)
     return Group(*parts)
 
 
@@ -170,7 +174,11 @@ def _claim_list(claims, mark: Text, aliases: bool) -> Table:  # type: ignore[no-
     for claim in claims:
         grid.add_row(mark, Text(claim.text))
         for alias in claim.aliases if aliases else ():
-            grid.add_row("", Text(f"= {alias}", style="dim"))
+            phrasing = Table.grid()  # "= " and the phrasing, wrapped lines indented under it
+            phrasing.add_column(no_wrap=True)
+            phrasing.add_column()
+            phrasing.add_row(Text("= ", style="dim"), Text(alias, style="dim"))
+            grid.add_row("", phrasing)
     return grid
 
 
