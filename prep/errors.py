@@ -110,6 +110,10 @@ class StateError(PrepError):
     exit_code = EXIT_STATE
 
 
+class StateReadOnly(StateError):
+    """The state database is healthy but cannot be written here (or created in its folder)."""
+
+
 def display_path(path: Path | str) -> str:
     """A path as the user would type it: relative to the working directory when inside it."""
     path = Path(path)

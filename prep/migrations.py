@@ -63,6 +63,29 @@ def _m002_review_verdict(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE reviews ADD COLUMN verdict TEXT")
 
 
+def _m003_practice(db: sqlite3.Connection) -> None:
+    # What a cram session or an unrecorded mock interview saw typed and rated: kept for history
+    # and activity, never read by the scheduler.
+    _script(
+        db,
+        """
+        CREATE TABLE practice (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            question_id TEXT NOT NULL,
+            practiced_at TEXT NOT NULL,     -- UTC, fixed-width text: sorts as time
+            mode TEXT NOT NULL,             -- cram or mock
+            rating INTEGER,                 -- the rating chosen in a cram; NULL in a mock
+            score INTEGER,
+            verdict TEXT,
+            elapsed_seconds REAL,
+            answer TEXT
+        );
+        CREATE INDEX practice_question ON practice(question_id, practiced_at);
+        CREATE INDEX practice_time ON practice(practiced_at);
+        """
+    )
+
+
 # Ordered: append new migrations, never edit or reorder applied ones.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m001_initial, _m002_review_verdict)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m001_initial, _m002_review_verdict, _m003_practice)
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -298,6 +298,8 @@ def summary_table(summary, *, detailed: bool = False) -> Group:  # type: ignore[
         headline = "Session done."
     elif summary.recorded:
         headline = "Session interrupted — everything rated is saved."
+    elif summary.practice_kept:
+        headline = "Session interrupted — your answers so far are kept as practice; the schedule is untouched."
     else:
         headline = "Session interrupted — nothing was recorded (this kind of session leaves the schedule alone)."
     parts.append(Text(headline, style="bold"))
@@ -324,7 +326,9 @@ def stats_view(data: dict, width: int = 100) -> Group:  # type: ignore[type-arg]
         ),
         Text(
             f"Streak {counted(data['streak_days'], 'day')} (longest {data['longest_streak_days']})  ·  "
-            f"{counted(data['reviews'], 'review')}  ·  time spent {_duration(data['time_spent_seconds'])} "
+            f"{counted(data['reviews'], 'review')}"
+            + (f" + {counted(data['practice'], 'practice answer')}" if data.get("practice") else "")
+            + f"  ·  time spent {_duration(data['time_spent_seconds'])} "
             f"(last 7 days {_duration(data['time_spent_last_7_days_seconds'])})"
             + (f"  ·  you accepted the grader's rating {data['grader_agreement']:.0%} of "
                f"{counted(data['graded_reviews'], 'time')}" if data["grader_agreement"] is not None else ""),
@@ -352,7 +356,7 @@ def stats_view(data: dict, width: int = 100) -> Group:  # type: ignore[type-arg]
         day = datetime_label(f["date"])
         bar = "█" * round(30 * f["due"] / top) if f["due"] else ""
         parts.append(Text.assemble(f"  {day}  ", (bar, "cyan"), f" {f['due']}" if f["due"] else " ·"))
-    parts.append(Text("\nReviews, last 12 weeks", style="bold"))
+    parts.append(Text("\nReviews and practice, last 12 weeks", style="bold"))
     parts += heatmap(data["heatmap"])
     if data["leeches"]:
         parts.append(Text("\nLeeches (8+ lapses): rewrite or split these", style="bold red"))

@@ -133,6 +133,7 @@ class Result:
     review_id: int | None = None
     card_after: CardState | None = None
     asked: bool = False  # a mock question counts as asked, answered or not
+    practice_id: int | None = None  # the practice row kept for a cram or unrecorded mock answer
 
 
 @dataclass
@@ -143,7 +144,8 @@ class Summary:
     next_due: datetime | None = None
     due_left: int = 0
     interrupted: bool = False
-    recorded: bool = True  # False for cram and for a mock without --record: nothing is saved
+    recorded: bool = True  # False for cram and for a mock without --record: the schedule is untouched
+    practice_kept: bool = False  # ... but what was typed and rated is kept as practice
 
     @property
     def rated(self) -> list[Result]:
@@ -218,6 +220,7 @@ class Session:
         mode: Mode = "type",
         record: bool = True,
         scope: Collection[str] | None = None,
+        keep_practice: bool = False,
     ) -> None:
         self.bank = bank
         self.store = store
@@ -226,7 +229,10 @@ class Session:
         self.mode = mode
         self.record = record
         self.scope = scope  # the ids the drill selected: what "still due" counts
-        self.summary = Summary(started=clock(), recorded=record)
+        # Sessions that do not schedule (cram, a mock without --record) still keep what was
+        # typed and rated, as practice, when the state can be written.
+        self.keep_practice = keep_practice and not record
+        self.summary = Summary(started=clock(), recorded=record, practice_kept=self.keep_practice)
 
     def grade(self, question_id: str, attempt: str, elapsed: float | None) -> Grade:
         from .grading_service import (
@@ -262,8 +268,26 @@ class Session:
                 verdict=graded.verdict if graded else None,
             )
             result.card_after = after
+        elif self.keep_practice:
+            result.practice_id = self._practice(question_id, RATING_VALUE[rating], graded, answer, elapsed)
         self.summary.results.append(result)
         return result
+
+    def attempt(self, question_id: str, graded: Grade | None, answer: str, elapsed: float | None) -> Result:
+        """A mock question answered (or not) without --record: kept as practice, not scheduled."""
+        result = Result(question_id, None, graded, elapsed, answer, asked=True)
+        if self.keep_practice:
+            result.practice_id = self._practice(question_id, None, graded, answer, elapsed)
+        self.summary.results.append(result)
+        return result
+
+    def _practice(self, question_id: str, rating: int | None, graded: Grade | None, answer: str,
+                  elapsed: float | None) -> int:
+        return self.store.log_practice(
+            question_id, practiced_at=self.clock(), mode="mock" if self.mode == "mock" else "cram", rating=rating,
+            score=graded.score if graded else None, verdict=graded.verdict if graded else None,
+            elapsed_seconds=elapsed, answer=answer or None,
+        )
 
     def skip(self, question_id: str) -> None:
         self.summary.results.append(Result(question_id, None, None, None, ""))
@@ -279,6 +303,8 @@ class Session:
                 continue
             if result.review_id is not None:
                 self.store.undo(result.review_id)
+            if result.practice_id is not None:
+                self.store.forget_practice(result.practice_id)
             del self.summary.results[index]
             return result
         return None
@@ -348,7 +374,7 @@ def run(session: Session, queue: list[QueueItem], ui: DrillUI) -> Summary:
                     rating = graded.rating if graded else "again"
                     session.rate(question.id, rating, graded=graded, answer=answer, elapsed=elapsed)
                 else:
-                    session.summary.results.append(Result(question.id, None, graded, elapsed, answer, asked=True))
+                    session.attempt(question.id, graded, answer, elapsed)
                 done.append(item)
                 continue
             ui.show_grade(question, graded, answer, elapsed)

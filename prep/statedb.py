@@ -17,7 +17,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from .errors import StateError
+from .errors import StateError, StateReadOnly
 
 BUSY_TIMEOUT_MS = 10_000  # another prep process may hold the write lock briefly
 
@@ -43,7 +43,7 @@ def is_not_writable(exc: BaseException) -> bool:
 
 
 def read_only_error(path: Path) -> StateError:
-    return StateError(f"cannot write the state database {path}: read-only",
+    return StateReadOnly(f"cannot write the state database {path}: read-only",
                       hint="commands that only read (stats, history, next, state export, state check) still work")
 
 
@@ -62,7 +62,7 @@ def cannot_create_error(path: Path, exc: BaseException) -> StateError:
     if blocking is not None:
         return StateError(f"cannot create the state database {path}: {blocking} is a file, not a directory")
     if path.parent.is_dir() and not os.access(path.parent, os.W_OK):
-        return StateError(f"cannot create the state database {path}: its directory is read-only")
+        return StateReadOnly(f"cannot create the state database {path}: its directory is read-only")
     return StateError(f"cannot create the state database {path}: {getattr(exc, 'strerror', None) or exc}")
 
 

@@ -38,6 +38,7 @@ FORMAT = "prep-state"
 FORMAT_VERSION = 1
 REVIEW_FIELDS = ("question_id", "reviewed_at", "rating", "suggested", "score", "elapsed_seconds", "answer",
                  "mode", "content_hash", "verdict", "card_before")
+PRACTICE_FIELDS = ("question_id", "practiced_at", "mode", "rating", "score", "verdict", "elapsed_seconds", "answer")
 
 
 def export_lines(store: Store) -> Iterable[str]:
@@ -49,6 +50,10 @@ def export_lines(store: Store) -> Iterable[str]:
         f"SELECT {', '.join(REVIEW_FIELDS)} FROM reviews ORDER BY reviewed_at, question_id, id"
     ):
         yield json.dumps({"type": "review", **{k: row[k] for k in REVIEW_FIELDS}}, sort_keys=True)
+    for row in store.db.execute(
+        f"SELECT {', '.join(PRACTICE_FIELDS)} FROM practice ORDER BY practiced_at, question_id, id"
+    ):
+        yield json.dumps({"type": "practice", **{k: row[k] for k in PRACTICE_FIELDS}}, sort_keys=True)
 
 
 @dataclass
@@ -58,6 +63,8 @@ class ImportReport:
     cards_added: int = 0
     cards_updated: int = 0
     cards_kept: int = 0
+    practice_added: int = 0
+    practice_present: int = 0
 
     def to_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
@@ -92,6 +99,7 @@ def import_lines(store: Store, path: Path) -> ImportReport:
         problems.insert(0, Problem(display, 1, 1, f"not a prep state export (the first line must have type {FORMAT!r})"))
     cards: list[tuple[CardState, str | None]] = []
     reviews: list[dict[str, Any]] = []
+    practice: list[dict[str, Any]] = []
     for number, record in records[1:]:
         kind = record.pop("type", None)
         try:
@@ -101,10 +109,12 @@ def import_lines(store: Store, path: Path) -> ImportReport:
                 cards.append((CardState.from_dict(card), content))
             elif kind == "review":
                 reviews.append(_ReviewRecord.model_validate(record).model_dump())
+            elif kind == "practice":
+                practice.append(_PracticeRecord.model_validate(record).model_dump())
             else:
                 problems.append(Problem(display, number, 1, f"unknown record type {kind!r}"))
         except ValidationError as exc:
-            model = _CardRecord if kind == "card" else _ReviewRecord
+            model = {"card": _CardRecord, "review": _ReviewRecord}.get(kind, _PracticeRecord)
             problems.extend(Problem(display, number, 1, f"bad {kind}: {dotted_path(e['loc'])}: {validation_message(e, model)}")
                             for e in exc.errors(include_url=False))
     if problems:
@@ -121,6 +131,14 @@ def import_lines(store: Store, path: Path) -> ImportReport:
             db.execute(f"INSERT INTO reviews ({', '.join(REVIEW_FIELDS)}) VALUES ({', '.join('?' * len(REVIEW_FIELDS))})",
                        tuple(review[k] for k in REVIEW_FIELDS))
             report.reviews_added += 1
+        for entry in practice:
+            if db.execute("SELECT 1 FROM practice WHERE question_id = ? AND practiced_at = ?",
+                          (entry["question_id"], entry["practiced_at"])).fetchone():
+                report.practice_present += 1
+                continue
+            db.execute(f"INSERT INTO practice ({', '.join(PRACTICE_FIELDS)}) "
+                       f"VALUES ({', '.join('?' * len(PRACTICE_FIELDS))})", tuple(entry[k] for k in PRACTICE_FIELDS))
+            report.practice_added += 1
         for card, content in cards:
             row = db.execute("SELECT last_review FROM cards WHERE question_id = ?", (card.question_id,)).fetchone()
             if row is None:
@@ -178,6 +196,21 @@ class _ReviewRecord(BaseModel):
     card_before: Annotated[str | None, BeforeValidator(_card_before)] = None
 
 
+class _PracticeRecord(BaseModel):
+    """One line of type "practice": an answer from a cram or an unrecorded mock interview."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    question_id: str = Field(pattern=ID_PATTERN)
+    practiced_at: Timestamp
+    mode: Literal["cram", "mock"]
+    rating: int | None = Field(default=None, ge=1, le=4)
+    score: int | None = Field(default=None, ge=0, le=100)
+    verdict: Literal["pass", "partial", "fail"] | None = None
+    elapsed_seconds: float | None = Field(default=None, ge=0)
+    answer: str | None = None
+
+
 class _CardRecord(BaseModel):
     """One line of type "card": the scheduler's state of one question."""
 
@@ -204,18 +237,17 @@ def _iso(stored: str) -> str:
 def prune(store: Store, keep: set[str]) -> dict[str, int]:
     """Delete the history of question ids that are no longer in the bank."""
     with store.transaction() as db:
-        gone = [r[0] for r in db.execute("SELECT DISTINCT question_id FROM reviews UNION SELECT question_id FROM cards")
-                if r[0] not in keep]
-        reviews = cards = 0
+        gone = sorted(store.history_ids() - keep)
+        reviews = cards = practice = 0
         for qid in gone:
             reviews += db.execute("DELETE FROM reviews WHERE question_id = ?", (qid,)).rowcount
             cards += db.execute("DELETE FROM cards WHERE question_id = ?", (qid,)).rowcount
-    return {"questions": len(gone), "reviews": reviews, "cards": cards}
+            practice += db.execute("DELETE FROM practice WHERE question_id = ?", (qid,)).rowcount
+    return {"questions": len(gone), "reviews": reviews, "cards": cards, "practice": practice}
 
 
 def orphans(store: Store, keep: set[str]) -> list[str]:
-    return sorted(r[0] for r in store.db.execute("SELECT DISTINCT question_id FROM reviews UNION "
-                                                  "SELECT question_id FROM cards") if r[0] not in keep)
+    return sorted(store.history_ids() - keep)
 
 
 @dataclass

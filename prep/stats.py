@@ -29,7 +29,8 @@ def compute(store: Store, scheduler: Scheduler, now: datetime, questions: Sequen
 
     With ``selected`` (stats of a -c selection), the activity figures (reviews, heatmap,
     streaks, time, grader agreement) count only the selected questions' reviews; otherwise they
-    count every review, including those of questions since removed from the bank."""
+    count every review, including those of questions since removed from the bank. The heatmap,
+    the streaks and the time spent count practice too: a night of cramming is a night of work."""
     by_id = {q.id: q for q in questions}
     wanted = set(by_id)
     cards = {qid: card for qid, card in store.cards().items() if qid in wanted}
@@ -107,10 +108,16 @@ def compute(store: Store, scheduler: Scheduler, now: datetime, questions: Sequen
         streak += 1
         day -= timedelta(days=1)
     longest = _longest_streak(all_days)
+    week_ago = format_time(now - timedelta(days=7))
     seconds_total, seconds_week, review_count = store.db.execute(
         "SELECT TOTAL(elapsed_seconds), TOTAL(CASE WHEN reviewed_at >= ? THEN elapsed_seconds END), COUNT(*)"
-        f" FROM reviews WHERE {scope}", (format_time(now - timedelta(days=7)), *scope_args)
+        f" FROM reviews WHERE {scope}", (week_ago, *scope_args)
     ).fetchone()
+    practice_total, practice_week, practice_count = store.db.execute(
+        "SELECT TOTAL(elapsed_seconds), TOTAL(CASE WHEN practiced_at >= ? THEN elapsed_seconds END), COUNT(*)"
+        f" FROM practice WHERE {scope}", (week_ago, *scope_args)
+    ).fetchone()
+    seconds_total, seconds_week = seconds_total + practice_total, seconds_week + practice_week
     suggested, agreed = store.db.execute(
         f"SELECT COUNT(*), TOTAL(rating = suggested) FROM reviews WHERE suggested IS NOT NULL AND {scope}", scope_args
     ).fetchone()
@@ -136,6 +143,7 @@ def compute(store: Store, scheduler: Scheduler, now: datetime, questions: Sequen
         "streak_days": streak,
         "longest_streak_days": longest,
         "reviews": int(review_count),
+        "practice": int(practice_count),  # cram and unrecorded mock answers: activity, not reviews
         "time_spent_seconds": round(seconds_total, 1),
         "time_spent_last_7_days_seconds": round(seconds_week, 1),
         "grader_agreement": round(agreed / suggested, 4) if suggested else None,
@@ -151,7 +159,8 @@ def _reviews_per_day(store: Store, now: datetime, scope: str = "1", args: tuple 
     offset = now.astimezone().utcoffset() or timedelta(0)
     counts: dict[date, int] = defaultdict(int)
     for hour, n in store.db.execute(
-        f"SELECT substr(reviewed_at, 1, 13) AS h, COUNT(*) FROM reviews WHERE {scope} GROUP BY h", args
+        "SELECT substr(t, 1, 13) AS h, COUNT(*) FROM (SELECT reviewed_at AS t, question_id FROM reviews"
+        f" UNION ALL SELECT practiced_at, question_id FROM practice) WHERE {scope} GROUP BY h", args
     ):
         counts[(datetime.fromisoformat(hour + ":00") + offset).date()] += n
     return dict(counts)
@@ -168,8 +177,10 @@ def _longest_streak(per_day: dict[date, int]) -> int:
 
 
 def history(store: Store, question_id: str) -> list[dict[str, Any]]:
+    """Every review of a question, and every practice answer (cram, a mock without --record),
+    oldest first; ``scheduled`` tells them apart."""
     names = {1: "again", 2: "hard", 3: "good", 4: "easy"}
-    return [
+    rows = [
         {
             "reviewed_at": r.reviewed_at.isoformat(),
             "rating": names.get(r.rating, r.rating),
@@ -178,9 +189,24 @@ def history(store: Store, question_id: str) -> list[dict[str, Any]]:
             "elapsed_seconds": r.elapsed_seconds,
             "mode": r.mode,
             "answer": r.answer,
+            "scheduled": True,
         }
         for r in store.reviews(question_id)
     ]
+    rows += [
+        {
+            "reviewed_at": parse_time(p["practiced_at"]).isoformat(),
+            "rating": names.get(p["rating"]) if p["rating"] else None,
+            "suggested": None,
+            "score": p["score"],
+            "elapsed_seconds": p["elapsed_seconds"],
+            "mode": p["mode"],
+            "answer": p["answer"],
+            "scheduled": False,
+        }
+        for p in store.practice(question_id)
+    ]
+    return sorted(rows, key=lambda row: row["reviewed_at"])
 
 
 __all__ = ["compute", "history", "parse_time"]

@@ -322,15 +322,39 @@ class Store:
         return int(self.db.execute("SELECT COUNT(*) FROM reviews").fetchone()[0])
 
     def history_ids(self) -> set[str]:
-        """Every question id the review history has a card or a review for."""
-        return {r[0] for r in self.db.execute("SELECT question_id FROM cards UNION SELECT question_id FROM reviews")}
+        """Every question id the history has a card, a review or a practice answer for."""
+        return {r[0] for r in self.db.execute(
+            "SELECT question_id FROM cards UNION SELECT question_id FROM reviews UNION SELECT question_id FROM practice")}
 
     def has_history(self, question_id: str) -> bool:
         row = self.db.execute(
-            "SELECT 1 FROM cards WHERE question_id = ? UNION SELECT 1 FROM reviews WHERE question_id = ? LIMIT 1",
-            (question_id, question_id),
+            "SELECT 1 FROM cards WHERE question_id = ? UNION SELECT 1 FROM reviews WHERE question_id = ?"
+            " UNION SELECT 1 FROM practice WHERE question_id = ? LIMIT 1",
+            (question_id, question_id, question_id),
         ).fetchone()
         return row is not None
+
+    # --- practice: cram and unrecorded mock answers, kept but never scheduled ----------------
+
+    def log_practice(self, question_id: str, *, practiced_at: datetime, mode: str, rating: int | None = None,
+                     score: int | None = None, verdict: str | None = None, elapsed_seconds: float | None = None,
+                     answer: str | None = None) -> int:
+        with self.transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO practice (question_id, practiced_at, mode, rating, score, verdict, elapsed_seconds, answer)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (question_id, format_time(practiced_at), mode, rating, score, verdict, elapsed_seconds, answer),
+            )
+            return int(cursor.lastrowid)
+
+    def forget_practice(self, practice_id: int) -> None:
+        """Undo of a cram rating: the practice row it kept goes too."""
+        with self.transaction() as db:
+            db.execute("DELETE FROM practice WHERE id = ?", (practice_id,))
+
+    def practice(self, question_id: str) -> list[sqlite3.Row]:
+        return list(self.db.execute("SELECT * FROM practice WHERE question_id = ? ORDER BY practiced_at, id",
+                                    (question_id,)))
 
     @contextmanager
     def renaming(self, old: str, new: str) -> Iterator[int]:
@@ -340,6 +364,7 @@ class Store:
             if self.has_history(new):
                 raise StateError(f"the state database already has history for {new!r}")
             db.execute("UPDATE cards SET question_id = ? WHERE question_id = ?", (new, old))
+            db.execute("UPDATE practice SET question_id = ? WHERE question_id = ?", (new, old))
             yield db.execute("UPDATE reviews SET question_id = ? WHERE question_id = ?", (new, old)).rowcount
 
     # --- settings --------------------------------------------------------------------------

@@ -6,6 +6,9 @@ import json
 import sqlite3
 from datetime import UTC, datetime
 
+from typer.testing import CliRunner
+
+from prep.cli import app
 from prep.scheduler import CardState, Scheduler, SchedulerConfig, new_card
 from prep.store import MIGRATIONS, SCHEMA_VERSION, Store
 
@@ -85,7 +88,8 @@ def test_export_import_round_trip_is_identical(run, state_file, tmp_path, bank_d
     base = ["--bank", str(bank_dir), "--state", str(fresh_state)]
     imported = runner.invoke(app, base + ["state", "import", str(dump), "--json"])
     assert json.loads(imported.output) == {"reviews_added": 3, "reviews_present": 0, "cards_added": 3,
-                                           "cards_updated": 0, "cards_kept": 0}
+                                           "cards_updated": 0, "cards_kept": 0, "practice_added": 0,
+                                           "practice_present": 0}
     second = runner.invoke(app, base + ["state", "export"]).output
     assert second == first
     again = runner.invoke(app, base + ["state", "import", str(dump), "--json"])
@@ -173,7 +177,7 @@ def test_prune_removes_history_of_removed_questions(run, state_file):
         store.record(None, CardState("gone-question", T0), reviewed_at=T0, rating=3)
     assert run("state", "prune").exit_code == 1  # needs --yes when not interactive
     result = run("state", "prune", "--yes", "--json")
-    assert json.loads(result.output) == {"questions": 1, "reviews": 1, "cards": 1}
+    assert json.loads(result.output) == {"questions": 1, "reviews": 1, "cards": 1, "practice": 0}
     with Store(state_file) as store:
         assert store.review_count() == 1
 
@@ -184,7 +188,7 @@ def _one_json_document(result):
 
 
 def test_every_state_command_prints_exactly_one_json_document(run, state_file, tmp_path, monkeypatch):
-    nothing = {"questions": 0, "reviews": 0, "cards": 0}
+    nothing = {"questions": 0, "reviews": 0, "cards": 0, "practice": 0}
     assert _one_json_document(run("state", "check", "--json"))["status"] == "missing"
     for args in (["state", "prune", "--json"], ["state", "prune", "-y", "--json"]):  # nothing to prune
         result = run(*args)
@@ -200,7 +204,46 @@ def test_every_state_command_prints_exactly_one_json_document(run, state_file, t
     declined = run("state", "prune", "--json", input="n\n")  # the question goes to stderr
     assert declined.exit_code == 0 and "gone-question" in declined.stderr
     assert json.loads(declined.stdout.split("\n", 1)[1]) == nothing  # after CliRunner's echo of "n"
-    assert _one_json_document(run("state", "prune", "-y", "--json")) == {"questions": 1, "reviews": 1, "cards": 1}
+    assert _one_json_document(run("state", "prune", "-y", "--json")) == {"questions": 1, "reviews": 1, "cards": 1, "practice": 0}
     state_file.write_bytes(DAMAGED)
     damaged = run("state", "check", "--json")
     assert damaged.exit_code == 3 and _one_json_document(damaged)["status"] == "damaged"
+
+
+def cards(state_file):
+    with sqlite3.connect(state_file) as db:
+        return db.execute("SELECT * FROM cards ORDER BY question_id").fetchall()
+
+
+def test_cram_and_mock_answers_are_kept_as_practice_and_travel_with_an_export(run, state_file, tmp_path, bank_dir):
+    """Nothing typed is lost: a cram rating and a mock answer are kept, shown in history and
+    counted as activity, and never touch the schedule."""
+    run("drill", "--category", "parallelism", "--limit", "1", input=GOOD + "\n\n3\nn\n", env=NOW)
+    before = cards(state_file)
+    later = {"PREP_NOW": "2026-03-03T21:00:00+00:00"}
+    run("drill", "--cram", "--category", "parallelism", "--limit", "1", input="my cram answer\n\n2\nn\n", env=later)
+    run("drill", "--mode", "mock", "--count", "1", "--category", "behavioral", input="my mock story\n\n", env=later)
+    assert cards(state_file) == before
+    history = json.loads(run("history", "dp-vs-mp", "--json").output)
+    assert [(h["mode"], h["scheduled"]) for h in history] == [("type", True), ("cram", False)]
+    assert history[1]["answer"] == "my cram answer" and history[1]["rating"] == "hard"
+    shown = run("history", "dp-vs-mp").output
+    assert "hard (cram)" in shown
+    stats = json.loads(run("stats", "--json", env=later).output)
+    assert stats["reviews"] == 1 and stats["practice"] == 2 and stats["streak_days"] == 2  # a cram night counts
+    dump = tmp_path / "all.jsonl"
+    assert run("state", "export", str(dump)).exit_code == 0
+    assert sum('"type": "practice"' in line for line in dump.read_text().splitlines()) == 2
+    other = tmp_path / "other.sqlite3"
+    runner = CliRunner()
+    base = ["--bank", str(bank_dir), "--state", str(other)]
+    imported = json.loads(runner.invoke(app, base + ["state", "import", str(dump), "--json"]).output)
+    assert imported["practice_added"] == 2
+    assert json.loads(runner.invoke(app, base + ["state", "import", str(dump), "--json"]).output)["practice_present"] == 2
+    assert runner.invoke(app, base + ["state", "export"]).output == dump.read_text()
+    # Undoing a cram rating takes its practice answer back too.
+    run("drill", "--cram", "--category", "parallelism", "--limit", "1", input="kept\n\n1\nn\n", env=later)
+    assert len(json.loads(run("history", "dp-vs-mp", "--json").output)) == 3
+    run("drill", "--cram", "--category", "parallelism", "--limit", "2", input="undone\n\n1\nn\n\nu\n\nq\n", env=later)
+    answers = [h["answer"] for h in json.loads(run("history", "dp-vs-mp", "--json").output)]
+    assert "kept" in answers and "undone" not in answers and len(answers) == 3

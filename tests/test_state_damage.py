@@ -228,7 +228,7 @@ def test_a_state_path_that_is_a_directory_or_under_a_file_says_so(run, tmp_path)
 def test_commands_that_only_read_create_no_state_file(run, tmp_path):
     missing = tmp_path / "typo" / "state.sqlite3"
     for command in (("next", "--json"), ("stats",), ("history", "dp-vs-mp"), ("state", "export", "-"),
-                    ("drill", "--cram", "--limit", "1"), ("optimize",)):
+                    ("optimize",)):
         result = run("--state", str(missing), *command, input="x\n\nq\n")
         assert result.exit_code == 0, (command, result.output)
     assert not (tmp_path / "typo").exists()

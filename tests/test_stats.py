@@ -117,7 +117,7 @@ def test_stats_command_json_and_text(run, state_file, bank):
     result = run("stats", env=env)
     assert result.exit_code == 0
     text = result.output
-    for heading in ("By category, weakest first", "Due in the next 14 days", "Reviews, last 12 weeks"):
+    for heading in ("By category, weakest first", "Due in the next 14 days", "Reviews and practice, last 12 weeks"):
         assert heading in text
     assert "Parallelism" in text and "Behavioral" in text
     # A fixed-width plain rendering: every line fits the terminal.

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from ..context import AppContext
-from ..errors import EXIT_INTERRUPTED
+from ..errors import EXIT_INTERRUPTED, StateReadOnly
 from ..wording import counted
 from .bank_cmds import CategoryOption, KindOption, TagOption, emit_json
 
@@ -65,8 +65,15 @@ def drill(
 
     app: AppContext = ctx.obj
     bank = app.bank()
-    writes = record if mode is DrillMode.mock else not cram  # mock and cram leave the schedule alone
-    settings, store, scheduler = app.open_schedule(retention, new, write=writes)
+    schedules = record if mode is DrillMode.mock else not cram  # mock and cram leave the schedule alone
+    try:  # cram and mock still keep what was typed, as practice, where the state can be written
+        settings, store, scheduler = app.open_schedule(retention, new, write=True)
+        keep_practice = True
+    except StateReadOnly:
+        if schedules:
+            raise
+        settings, store, scheduler = app.open_schedule(retention, new, write=False)
+        keep_practice = False
     questions = query.select(bank, categories=category or (), tags=tag or (), kinds=kind or ())
     rng = random.Random()
     if mode is DrillMode.mock:
@@ -79,7 +86,8 @@ def drill(
         )
         record_reviews = not cram
     scope = frozenset(q.id for q in questions)
-    session = Session(bank, store, scheduler, clock.now, mode=mode.value, record=record_reviews, scope=scope)
+    session = Session(bank, store, scheduler, clock.now, mode=mode.value, record=record_reviews, scope=scope,
+                      keep_practice=keep_practice)
     # With --json, stdout carries only the summary: the session itself is shown on stderr.
     ui = ConsoleUI(session, editor=lambda q: _edit_during_drill(app, session, q), stderr=as_json)
     if not questions:

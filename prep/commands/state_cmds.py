@@ -102,7 +102,9 @@ def import_(
         emit_json(report.to_dict())
     else:
         typer.echo(f"reviews: {report.reviews_added} added, {report.reviews_present} already present; "
-                   f"cards: {report.cards_added} added, {report.cards_updated} updated, {report.cards_kept} kept")
+                   f"cards: {report.cards_added} added, {report.cards_updated} updated, {report.cards_kept} kept"
+                   + (f"; practice: {report.practice_added} added, {report.practice_present} already present"
+                      if report.practice_added or report.practice_present else ""))
 
 
 @state_app.command("prune")
@@ -118,7 +120,7 @@ def prune(
 
     app: AppContext = ctx.obj
     keep = set(app.bank().questions)
-    nothing = {"questions": 0, "reviews": 0, "cards": 0}
+    nothing = {"questions": 0, "reviews": 0, "cards": 0, "practice": 0}
     with Store(app.state_path, write=False) as store:
         gone = orphans(store, keep)
         if not gone:
@@ -144,4 +146,4 @@ def prune(
         emit_json(result)
     else:
         typer.echo(f"pruned {counted(result['questions'], 'question')}: {counted(result['reviews'], 'review')}, "
-                   f"{counted(result['cards'], 'card')}")
+                   f"{counted(result['cards'], 'card')}, {counted(result['practice'], 'practice answer')}")

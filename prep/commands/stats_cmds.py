@@ -39,7 +39,11 @@ def history(
     question_id: Annotated[str, typer.Argument(metavar="ID", help="The question whose reviews to list.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """The review log of one question: date, rating, score, time and the answer you typed."""
+    """The review log of one question: date, rating, score, time and the answer you typed.
+
+    Answers from a cram or a mock interview without --record are listed too, marked with their
+    mode: they are kept, but they never changed the schedule.
+    """
     from ..stats import history as review_history
     from ..store import Store
 
@@ -67,7 +71,10 @@ def history(
     for column in ("when", "rating", "grader", "score", "time", "your answer"):
         table.add_column(column, overflow="fold")
     for r in rows:
-        table.add_row(r["reviewed_at"][:16].replace("T", " "), r["rating"], r["suggested"] or "—",
+        rating = r["rating"] or "—"
+        if not r["scheduled"]:
+            rating += f" ({r['mode']})"  # practice: kept, never scheduled
+        table.add_row(r["reviewed_at"][:16].replace("T", " "), rating, r["suggested"] or "—",
                       str(r["score"]) if r["score"] is not None else "—",
                       f"{r['elapsed_seconds']:.0f}s" if r["elapsed_seconds"] else "—", r["answer"] or "")
     out.print(table)
