@@ -90,6 +90,8 @@ def drill(
                       keep_practice=keep_practice)
     # With --json, stdout carries only the summary: the session itself is shown on stderr.
     ui = ConsoleUI(session, editor=lambda q: _edit_during_drill(app, session, q), stderr=as_json)
+    if not keep_practice:
+        ui.notify("the state database is read-only here: answers in this session are not kept")
     if not questions:
         ui.out.print("No question matches these filters together (-c, --tag, --kind).")
     elif not queue:
