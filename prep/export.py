@@ -22,19 +22,23 @@ from .models import Question
 # Only what CommonMark (and GitHub's tables and strikethrough) would act on, so that the raw
 # sheet stays readable: "NCCL_DEBUG", "C++" and "(1 x 4)" are left as written. An underscore
 # inside a word never starts emphasis; "#", "+" and "-" matter only at the start of a line.
-_INLINE_SPECIAL = re.compile(r"([\\`*\[\]|~]|(?<![^\W_])_|_(?![^\W_]))")
-_LINE_START_SPECIAL = re.compile(r"^([-=>:#+])")
+_INLINE_SPECIAL = re.compile(r"([\\`*\[\]|~])")
+_EDGE_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")  # "_x_" can emphasise; "a_b" cannot
 _LINE_START_NUMBER = re.compile(r"^(\d+)([.)])")  # "1." starts a list; a digit cannot be escaped, the dot can
 
 
 def md_text(text: str) -> str:
     """Text from the YAML, made inert in markdown: no HTML, no emphasis, no structure."""
-    escaped = html.escape(text, quote=False)
-    escaped = _INLINE_SPECIAL.sub(r"\\\1", escaped)
+    escaped = _INLINE_SPECIAL.sub(r"\\\1", html.escape(text, quote=False))
+    if "_" in escaped:
+        escaped = _EDGE_UNDERSCORE.sub(r"\\_", escaped)
     lines = []
     for line in escaped.splitlines():
         line = line.lstrip()  # four spaces of indent would make a code block
-        line = _LINE_START_NUMBER.sub(lambda m: m.group(1) + "\\" + m.group(2), _LINE_START_SPECIAL.sub(r"\\\1", line))
+        if line[:1] in ("-", "=", ">", ":", "#", "+"):
+            line = "\\" + line
+        elif line[:1].isdigit():
+            line = _LINE_START_NUMBER.sub(r"\1\\\2", line)
         lines.append(line)
     return "\n".join(lines)
 
