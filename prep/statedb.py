@@ -9,6 +9,7 @@ healthy database is never moved aside.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sqlite3
@@ -248,6 +249,54 @@ def open_read_only(path: Path) -> Connection:
             raise UnreadableWal(f"its write-ahead log {wal.name} holds changes, and reading them needs write "
                                 "access (to create its index, -shm)") from exc
     return _connect(_uri(path, "immutable=1"), uri=True)
+
+
+def _signature(path: Path) -> list[int] | None:
+    """What identifies this version of the file: inode, size and modification time. None while a
+    write-ahead log holds changes (the main file alone does not say what the database holds)."""
+    try:
+        wal = Path(f"{path}-wal")
+        if wal.exists() and wal.stat().st_size > 0:
+            return None
+        stat = path.stat()
+    except OSError:
+        return None
+    return [stat.st_ino, stat.st_size, stat.st_mtime_ns]
+
+
+def _checks_file() -> Path:
+    from .paths import cache_dir
+
+    return cache_dir() / "state-checks.json"
+
+
+def unchanged_since_check(path: Path) -> bool:
+    """Whether the file is byte for byte the one a quick check last passed (same inode, size and
+    modification time, nothing in its log): a command that only reads need not check it again.
+    Any write, by prep or anything else, changes the signature, so the next open checks."""
+    signature = _signature(path)
+    if signature is None:
+        return False
+    try:
+        known = json.loads(_checks_file().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(known, dict) and known.get(str(path.resolve())) == signature
+
+
+def mark_checked(path: Path) -> None:
+    """Remember that this version of the file passed a quick check (best effort: a cache)."""
+    signature = _signature(path)
+    if signature is None:
+        return
+    target = _checks_file()
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({str(path.resolve()): signature}), encoding="utf-8")
+        os.replace(tmp, target)
+    except OSError:
+        pass
 
 
 def quick_check(db: sqlite3.Connection) -> str | None:

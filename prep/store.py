@@ -31,6 +31,7 @@ from .statedb import (
     foreign_tables,
     is_corruption,
     is_not_writable,
+    mark_checked,
     newer_schema_error,
     not_sqlite_error,
     open_read_only,
@@ -39,6 +40,7 @@ from .statedb import (
     quarantine,
     quick_check,
     read_only_error,
+    unchanged_since_check,
     write_error,
 )
 
@@ -68,6 +70,7 @@ class Store:
 
     def __init__(self, path: Path, *, write: bool = True) -> None:
         self.path = Path(path)
+        self._writes = write
         self.read_only = False
         self.damaged_copy: Path | None = None
         self.db: Connection = None  # type: ignore[assignment]  # set by _open_*
@@ -90,7 +93,7 @@ class Store:
             self._migrate()
             return
         try:
-            self._open_writable()
+            self._open_writable(check=write or not unchanged_since_check(self.path))
         except sqlite3.DatabaseError as exc:
             self._close_quietly()
             if is_corruption(exc):
@@ -106,14 +109,18 @@ class Store:
         except OSError as exc:
             raise cannot_create_error(self.path, exc) from exc
 
-    def _open_writable(self) -> None:
+    def _open_writable(self, check: bool = True) -> None:
+        """*check*: run SQLite's quick check first; a command that only reads skips it when the
+        file is exactly the one that last passed (warm `prep next` is a shell-prompt command)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.db = open_writable(self.path)
-        problem = quick_check(self.db)
+        problem = quick_check(self.db) if check else None
         if problem is not None:
             self._close_quietly()
             raise self._damaged(f"quick check: {problem}")
         self._migrate()
+        if check and not self._writes:
+            mark_checked(self.path)
 
     def _open_read_only(self) -> None:
         try:

@@ -241,3 +241,28 @@ def test_two_processes_rating_the_same_card_at_once_build_on_each_other(tmp_path
         assert store.card("q").reps == 2
         befores = [r[0] for r in store.db.execute("SELECT card_before FROM reviews ORDER BY id")]
         assert befores[0] is None and befores[1] is not None
+
+
+def test_a_reading_command_checks_a_file_once_until_it_changes(tmp_path, monkeypatch, isolated_home):
+    import os
+
+    from prep import store as store_module
+
+    path = tmp_path / "s.sqlite3"
+    with Store(path) as s:
+        s.set_setting("x", "1")
+    calls = []
+    real = store_module.quick_check
+    monkeypatch.setattr(store_module, "quick_check", lambda db: calls.append(1) or real(db))
+    for _ in range(3):
+        with Store(path, write=False) as s:
+            assert s.get_setting("x") == "1"
+    assert len(calls) == 1  # unchanged since it passed: not checked again
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))  # anything that writes it
+    with Store(path, write=False):
+        pass
+    assert len(calls) == 2
+    with Store(path):  # a command that writes always checks
+        pass
+    assert len(calls) == 3
