@@ -525,3 +525,9 @@ def test_summary_counts_each_rating_and_says_next_due_now_when_cards_are_waiting
     mock = run("drill", "--mode", "mock", "--count", "2", input=GOOD + "\n\n" + "\n", env=NOW)
     line = next(line for line in mock.output.splitlines() if line.startswith("cards "))
     assert line.startswith("cards 2 · pass ") and "fail" in line
+
+
+def test_an_unknown_mode_is_named_in_prep_words(run):
+    result = run("drill", "--mode", "bogus")
+    assert result.exit_code == 1
+    assert "'bogus' is not a mode; choose type, flip or mock" in result.output and "Value error" not in result.output

@@ -18,6 +18,14 @@ class DrillMode(str, Enum):
     mock = "mock"
 
 
+def _mode(value: str | DrillMode) -> DrillMode:
+    """--mode in prep's words when it is not one of the modes (typer's own message is pydantic's)."""
+    try:
+        return DrillMode(value)
+    except ValueError:
+        raise typer.BadParameter(f"{value!r} is not a mode; choose type, flip or mock") from None
+
+
 def drill(
     ctx: typer.Context,
     category: CategoryOption = None,
@@ -36,7 +44,8 @@ def drill(
     ] = False,
     mode: Annotated[
         DrillMode,
-        typer.Option("--mode", "-m", help="type: type answers and get graded; flip: reveal and self-grade; "
+        typer.Option("--mode", "-m", metavar="MODE", parser=_mode,
+                     help="type: type answers and get graded; flip: reveal and self-grade; "
                      "mock: a timed mock interview with a report at the end."),
     ] = DrillMode.type,
     count: Annotated[int, typer.Option("--count", metavar="N", min=1, help="Questions in a mock interview.")] = 8,
