@@ -77,7 +77,7 @@ def damaged_error(path: Path, detail: str, *, moved: Path | None = None, failure
 
 def foreign_database_error(path: Path, tables: list[str]) -> StateError:
     shown = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "")
-    return StateError(f"{path} is not a prep state database (it holds the tables {shown}); prep leaves it as it is",
+    return StateError(f"{path} is not a prep state database (it holds {shown}); prep leaves it as it is",
                       hint="point --state or $PREP_STATE at a file of prep's own, or at a new one")
 
 
@@ -101,11 +101,16 @@ def not_sqlite_error(path: Path) -> StateError | None:
 
 
 def foreign_tables(db: sqlite3.Connection) -> list[str]:
-    """The tables of a database that some other program made: it has tables, none of them
-    prep's record of migrations. Empty for a new file or a prep database."""
-    tables = sorted(r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-                    if not r[0].startswith("sqlite_"))
-    return [] if not tables or "schema_migrations" in tables else tables
+    """What marks a database as some other program's: its schema objects (tables, views ...)
+    when none is prep's record of migrations, or an application id or user version it set.
+    Empty for a new, blank file or a prep database."""
+    objects = sorted(f"{r[0]} {r[1]}" for r in db.execute("SELECT type, name FROM sqlite_master")
+                     if not r[1].startswith("sqlite_"))
+    if any(o == "table schema_migrations" for o in objects):
+        return []
+    marks = [f"{pragma} {value}" for pragma in ("application_id", "user_version")
+             if (value := db.execute(f"PRAGMA {pragma}").fetchone()[0])]
+    return objects + marks
 
 
 def newer_schema_error(path: Path, schema: int, known: int) -> StateError:

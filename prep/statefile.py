@@ -188,7 +188,7 @@ class _ReviewRecord(BaseModel):
     rating: int = Field(ge=1, le=4)
     suggested: int | None = Field(default=None, ge=1, le=4)
     score: int | None = Field(default=None, ge=0, le=100)
-    elapsed_seconds: float | None = Field(default=None, ge=0)
+    elapsed_seconds: float | None = Field(default=None, ge=0, allow_inf_nan=False)
     answer: str | None = None
     mode: Literal["type", "flip", "mock"] | None = None
     content_hash: str | None = None
@@ -207,7 +207,7 @@ class _PracticeRecord(BaseModel):
     rating: int | None = Field(default=None, ge=1, le=4)
     score: int | None = Field(default=None, ge=0, le=100)
     verdict: Literal["pass", "partial", "fail"] | None = None
-    elapsed_seconds: float | None = Field(default=None, ge=0)
+    elapsed_seconds: float | None = Field(default=None, ge=0, allow_inf_nan=False)
     answer: str | None = None
 
 
@@ -220,8 +220,8 @@ class _CardRecord(BaseModel):
     due: Timestamp
     state: int = Field(ge=1, le=3)
     step: int | None = Field(default=0, ge=0)
-    stability: float | None = Field(default=None, ge=0)
-    difficulty: float | None = Field(default=None, ge=1, le=10)  # FSRS keeps it in [1, 10]
+    stability: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    difficulty: float | None = Field(default=None, ge=1, le=10, allow_inf_nan=False)  # FSRS keeps it in [1, 10]
     last_review: Timestamp | None = None
     reps: int = Field(default=0, ge=0)
     lapses: int = Field(default=0, ge=0)
@@ -330,7 +330,7 @@ def _inspect(health: Health) -> None:
         return
     if foreign:
         health.ok, health.status = False, "not prep's"
-        health.detail = f"not a prep state database: another program's tables ({', '.join(foreign[:5])}); prep leaves it as it is"
+        health.detail = f"not a prep state database: another program's ({', '.join(foreign[:5])}); prep leaves it as it is"
         return
     current = health.schema == SCHEMA_VERSION
     if writable(path):

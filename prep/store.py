@@ -8,6 +8,7 @@ state from before it, which makes undo exact.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -69,7 +70,9 @@ class Store:
     """
 
     def __init__(self, path: Path, *, write: bool = True) -> None:
-        self.path = Path(path)
+        # A symlinked state file is used where it points: SQLite keeps its log next to the
+        # target, and a damaged database is the target, not the link.
+        self.path = Path(os.path.realpath(path)) if Path(path).is_symlink() else Path(path)
         self._writes = write
         self.read_only = False
         self.damaged_copy: Path | None = None
@@ -86,7 +89,7 @@ class Store:
     def _open(self, write: bool) -> None:
         if self.path.is_file() and (error := not_sqlite_error(self.path)) is not None:
             raise error
-        if not write and not self.path.exists():
+        if not write and (not self.path.exists() or (self.path.is_file() and self.path.stat().st_size == 0)):
             # Reading a history that does not exist yet: an empty one in memory, so that
             # `prep next` or `prep stats` (or a typo in --state) leaves no file behind.
             self.db = open_writable(Path(":memory:"))

@@ -135,7 +135,10 @@ def test_import_checks_values_and_writes_nothing_when_one_is_wrong(run, tmp_path
               json.dumps({**review, "reviewed_at": "2026-03-04T10:00:00Z", "rating": 9, "verdict": "great"}),
               json.dumps({**review, "reviewed_at": "2026-03-05T10:00:00Z", "card_before": "{}"}),
               json.dumps({**card, "question_id": "Not An Id!!", "difficulty": 99}),
-              json.dumps({**review, "reviewed_at": "2026-03-06T10:00:00Z", "mode": "bogus"})]
+              json.dumps({**review, "reviewed_at": "2026-03-06T10:00:00Z", "mode": "bogus"}),
+              ('{"type": "practice", "question_id": "dp-vs-mp", "practiced_at": "2026-03-07T10:00:00Z", '
+              '"mode": "cram", "elapsed_seconds": Infinity}'),
+              json.dumps({**card, "stability": 1e400})]
     bad = tmp_path / "bad.jsonl"
     bad.write_text("\n".join(broken) + "\n")
     result = run("state", "import", str(bad))
@@ -147,6 +150,8 @@ def test_import_checks_values_and_writes_nothing_when_one_is_wrong(run, tmp_path
     assert "bad.jsonl:6:1: bad card: question_id:" in result.output and "bad.jsonl:6:1: bad card: difficulty:" \
         in result.output
     assert "bad.jsonl:7:1: bad review: mode:" in result.output
+    assert "bad.jsonl:8:1: bad practice: elapsed_seconds:" in result.output
+    assert "bad.jsonl:9:1: bad card: stability:" in result.output
     assert "Traceback" not in result.output
     with Store(state_file) as store:
         assert store.review_count() == 1 and store.cards()["dp-vs-mp"].to_dict() == card_without_hash(card)

@@ -209,7 +209,7 @@ def test_another_programs_database_is_refused_and_left_as_it_was(run, tmp_path, 
     before = foreign.read_bytes()
     result = run("--state", str(foreign), *command, input="x\n\n3\nn\n")
     assert result.exit_code == 3, result.output
-    assert "is not a prep state database (it holds the tables users)" in result.output
+    assert "is not a prep state database (it holds table users)" in result.output
     assert foreign.read_bytes() == before and not Path(f"{foreign}-wal").exists()
     check = run("--state", str(foreign), "state", "check", "--json")
     assert check.exit_code == 3 and json.loads(check.output)["status"] == "not prep's"
@@ -246,3 +246,35 @@ def test_a_file_that_was_never_a_database_is_refused_and_left_where_it_is(run, t
     assert result.exit_code == 3, result.output
     assert "not an SQLite database" in result.output
     assert notes.read_bytes() == before and damaged_copies(notes) == []
+
+
+def test_a_blank_database_another_program_marked_or_an_empty_file_is_not_taken_over(run, tmp_path):
+    marked = tmp_path / "marked.db"
+    with sqlite3.connect(marked) as db:
+        db.execute("PRAGMA application_id = 1234")
+        db.execute("CREATE VIEW v AS SELECT 1")
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    for path in (marked, empty):
+        before = path.read_bytes()
+        for command in (("next",), ("stats",)):
+            result = run("--state", str(path), *command)
+            assert path.read_bytes() == before, (path, command, result.output)
+            assert not Path(f"{path}-wal").exists()
+    assert run("--state", str(marked), "next").exit_code == 3
+    assert run("--state", str(empty), "next").exit_code == 0  # an empty file is an empty history
+
+
+def test_a_symlinked_state_is_checked_and_moved_aside_where_it_points(run, tmp_path, history, state_file):
+    import shutil
+
+    real = tmp_path / "real" / "state.sqlite3"
+    real.parent.mkdir()
+    shutil.copy(state_file, real)
+    link = tmp_path / "link.sqlite3"
+    link.symlink_to(real)
+    assert run("--state", str(link), "next", env=NOW).exit_code == 0
+    damage_a_page(real)
+    result = run("--state", str(link), "stats", env=NOW)
+    assert result.exit_code == 3 and "moved aside" in result.output
+    assert link.is_symlink() and not real.exists() and len(damaged_copies(real)) == 1
