@@ -73,7 +73,7 @@ def _m003_practice(db: sqlite3.Connection) -> None:
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             question_id TEXT NOT NULL,
             practiced_at TEXT NOT NULL,     -- UTC, fixed-width text: sorts as time
-            mode TEXT NOT NULL,             -- cram or mock
+            mode TEXT NOT NULL,             -- cram, mock, or drill (typed, then not rated)
             rating INTEGER,                 -- the rating chosen in a cram; NULL in a mock
             score INTEGER,
             verdict TEXT,

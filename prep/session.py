@@ -231,6 +231,7 @@ class Session:
         self.scope = scope  # the ids the drill selected: what "still due" counts
         # Sessions that do not schedule (cram, a mock without --record) still keep what was
         # typed and rated, as practice, when the state can be written.
+        self.can_keep = keep_practice  # the state can be written: an answer never rated is kept too
         self.keep_practice = keep_practice and not record
         self.summary = Summary(started=clock(), recorded=record, practice_kept=self.keep_practice)
 
@@ -281,10 +282,16 @@ class Session:
         self.summary.results.append(result)
         return result
 
+    def keep_unrated(self, question_id: str, graded: Grade | None, answer: str, elapsed: float | None) -> None:
+        """An answer typed and then skipped, quit or interrupted before a rating: kept as practice."""
+        if self.can_keep and answer.strip():
+            self._practice(question_id, None, graded, answer, elapsed)
+
     def _practice(self, question_id: str, rating: int | None, graded: Grade | None, answer: str,
                   elapsed: float | None) -> int:
+        mode = "mock" if self.mode == "mock" else "drill" if self.record else "cram"
         return self.store.log_practice(
-            question_id, practiced_at=self.clock(), mode="mock" if self.mode == "mock" else "cram", rating=rating,
+            question_id, practiced_at=self.clock(), mode=mode, rating=rating,
             score=graded.score if graded else None, verdict=graded.verdict if graded else None,
             elapsed_seconds=elapsed, answer=answer or None,
         )
@@ -379,7 +386,11 @@ def run(session: Session, queue: list[QueueItem], ui: DrillUI) -> Summary:
                 continue
             ui.show_grade(question, graded, answer, elapsed)
             while True:
-                choice = ui.choose(graded.rating if graded else None)
+                try:
+                    choice = ui.choose(graded.rating if graded else None)
+                except KeyboardInterrupt:
+                    session.keep_unrated(question.id, graded, answer, elapsed)
+                    raise
                 if choice.action == "edit":
                     ui.edit(question)
                     if question.id not in session.bank.questions:
@@ -399,6 +410,8 @@ def run(session: Session, queue: list[QueueItem], ui: DrillUI) -> Summary:
             if question.id not in session.bank.questions:
                 ui.notify(f"{question.id} is no longer in the bank (renamed or removed): not rated")
                 continue
+            if choice.action in ("quit", "skip"):
+                session.keep_unrated(question.id, graded, answer, elapsed)
             if choice.action == "quit":
                 return session.finish()
             if choice.action == "skip":

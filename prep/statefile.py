@@ -203,7 +203,7 @@ class _PracticeRecord(BaseModel):
 
     question_id: str = Field(pattern=ID_PATTERN)
     practiced_at: Timestamp
-    mode: Literal["cram", "mock"]
+    mode: Literal["cram", "mock", "drill"]  # drill: typed, then skipped or quit before a rating
     rating: int | None = Field(default=None, ge=1, le=4)
     score: int | None = Field(default=None, ge=0, le=100)
     verdict: Literal["pass", "partial", "fail"] | None = None

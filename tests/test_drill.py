@@ -531,3 +531,12 @@ def test_an_unknown_mode_is_named_in_prep_words(run):
     result = run("drill", "--mode", "bogus")
     assert result.exit_code == 1
     assert "'bogus' is not a mode; choose type, flip or mock" in result.output and "Value error" not in result.output
+
+
+def test_an_answer_typed_then_skipped_or_quit_is_kept_as_practice(run, state_file):
+    result = run("drill", "--category", "parallelism", input="my skipped answer\n\ns\nmy quit answer\n\nq\n", env=NOW)
+    assert result.exit_code == 0
+    assert reviews(state_file) == []  # nothing was rated
+    kept = [(h["answer"], h["mode"], h["scheduled"]) for q in ("dp-vs-mp", "dp-batch-size")
+            for h in json.loads(run("history", q, "--json").output)]
+    assert sorted(kept) == [("my quit answer", "drill", False), ("my skipped answer", "drill", False)]

@@ -89,6 +89,26 @@ def test_full_session_in_a_terminal_with_undo_and_quit(bank_dir, state_file, env
     assert _reviews(state_file)[0][1] in (3, 4)
 
 
+def test_ctrl_c_at_the_rating_prompt_keeps_the_answer_typed(bank_dir, state_file, env):
+    child = _spawn_drill(bank_dir, state_file, env)
+    try:
+        child.expect("Your answer")
+        child.sendline("an answer I never rated")
+        child.sendline("")
+        child.expect("Rate:")
+        child.sendintr()
+        child.expect("Session interrupted")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 130
+    db = sqlite3.connect(f"file:{state_file}?mode=ro", uri=True)
+    try:
+        assert db.execute("SELECT answer, mode FROM practice").fetchall() == [("an answer I never rated", "drill")]
+    finally:
+        db.close()
+
+
 def test_ctrl_c_prints_a_summary_and_keeps_ratings(bank_dir, state_file, env):
     child = _spawn_drill(bank_dir, state_file, env)
     try:
