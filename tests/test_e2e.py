@@ -89,19 +89,24 @@ def test_full_session_in_a_terminal_with_undo_and_quit(bank_dir, state_file, env
     assert _reviews(state_file)[0][1] in (3, 4)
 
 
-def test_ctrl_c_at_the_rating_prompt_keeps_the_answer_typed(bank_dir, state_file, env):
-    child = _spawn_drill(bank_dir, state_file, env)
+def _interrupt_at(child, prompt: str) -> None:  # type: ignore[no-untyped-def]
+    """Press Ctrl-C once *prompt* shows, and wait for the summary and the end (exit 130)."""
     try:
-        child.expect("Your answer")
-        child.sendline("an answer I never rated")
-        child.sendline("")
-        child.expect("Rate:")
+        child.expect(prompt)
         child.sendintr()
         child.expect("Session interrupted")
         child.expect(pexpect.EOF)
     finally:
         child.close()
     assert child.exitstatus == 130
+
+
+def test_ctrl_c_at_the_rating_prompt_keeps_the_answer_typed(bank_dir, state_file, env):
+    child = _spawn_drill(bank_dir, state_file, env)
+    child.expect("Your answer")
+    child.sendline("an answer I never rated")
+    child.sendline("")
+    _interrupt_at(child, "Rate:")
     db = sqlite3.connect(f"file:{state_file}?mode=ro", uri=True)
     try:
         assert db.execute("SELECT answer, mode FROM practice").fetchall() == [("an answer I never rated", "drill")]
@@ -119,13 +124,10 @@ def test_ctrl_c_prints_a_summary_and_keeps_ratings(bank_dir, state_file, env):
         child.send("3")
         child.expect(re.escape("Drill this follow-up now? [y/N, u undoes the rating, q quits]"))
         child.send("n")
-        child.expect("Your answer")
-        child.sendintr()
-        child.expect("Session interrupted")
-        child.expect(pexpect.EOF)
-    finally:
+    except BaseException:
         child.close()
-    assert child.exitstatus == 130
+        raise
+    _interrupt_at(child, "Your answer")
     assert _reviews(state_file) == [("dp-vs-mp", 3)]
 
 
