@@ -367,15 +367,16 @@ class Store:
                                     (question_id,)))
 
     @contextmanager
-    def renaming(self, old: str, new: str) -> Iterator[int]:
+    def renaming(self, old: str, new: str) -> Iterator[tuple[int, int]]:
         """Move a question's history to a new id; commits only if the caller's block succeeds
-        (so the bank files and the database change together). Yields the reviews moved."""
+        (so the bank files and the database change together). Yields the reviews and the
+        practice answers moved."""
         with self.transaction() as db:
             if self.has_history(new):
                 raise StateError(f"the state database already has history for {new!r}")
             db.execute("UPDATE cards SET question_id = ? WHERE question_id = ?", (new, old))
-            db.execute("UPDATE practice SET question_id = ? WHERE question_id = ?", (new, old))
-            yield db.execute("UPDATE reviews SET question_id = ? WHERE question_id = ?", (new, old)).rowcount
+            practice = db.execute("UPDATE practice SET question_id = ? WHERE question_id = ?", (new, old)).rowcount
+            yield db.execute("UPDATE reviews SET question_id = ? WHERE question_id = ?", (new, old)).rowcount, practice
 
     # --- settings --------------------------------------------------------------------------
 

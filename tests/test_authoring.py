@@ -352,9 +352,10 @@ def test_edit_passes_the_line_to_editors_that_take_it(tmp_path, monkeypatch):
 def test_mv_renames_everywhere_including_history(run, odd_bank, state_file):
     env = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
     run("drill", "--limit", "1", input="every GPU holds a full replica\n\n3\nn\n", bank=odd_bank, env=env)
+    run("drill", "--cram", "--limit", "1", input="a cram answer\n\n2\nn\n", bank=odd_bank, env=env)
     result = run("mv", "dp-vs-mp", "data-vs-model-parallelism", "--json", bank=odd_bank)
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["reviews_moved"] == 1
+    assert (json.loads(result.output)["reviews_moved"], json.loads(result.output)["practice_moved"]) == (1, 1)
     bank = _load(odd_bank)
     assert "data-vs-model-parallelism" in bank.questions and "dp-vs-mp" not in bank.questions
     assert bank.answer_text("data-vs-model-parallelism") == "short one"

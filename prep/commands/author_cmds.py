@@ -313,10 +313,12 @@ def mv(
     with Store(app.state_path) as store:
         if store.has_history(new):
             raise UsageError(f"the review history already has entries for {new!r}; choose another id")
-        with store.renaming(old, new) as moved:  # rolled back if the files cannot be changed
+        with store.renaming(old, new) as (moved, practiced):  # rolled back if the files cannot be changed
             change = authoring.rename_question(location, bank, old, new)
     change.detail["reviews_moved"] = moved
-    _report(change, as_json, f"renamed {old} to {new} in {counted(len(change.files), 'file')}; {counted(moved, 'review')} moved")
+    change.detail["practice_moved"] = practiced
+    history = counted(moved, "review") + (f" and {counted(practiced, 'practice answer')}" if practiced else "")
+    _report(change, as_json, f"renamed {old} to {new} in {counted(len(change.files), 'file')}; {history} moved")
 
 
 def rm(
