@@ -204,8 +204,9 @@ def _global_options(
         Path | None,
         typer.Option(
             "--bank",
+            metavar="DIR",
             help="Bank directory holding questions/ and answers/. "
-            "Default: $PREP_BANK, else ./questions if present, else the bundled bank.",
+            "Default: $PREP_BANK, else this directory if it has questions/, else the bundled bank.",
             show_default=False,
         ),
     ] = None,
@@ -213,6 +214,7 @@ def _global_options(
         Path | None,
         typer.Option(
             "--state",
+            metavar="FILE",
             help="SQLite file with your review history. Default: $PREP_STATE, else the user data dir.",
             show_default=False,
         ),
@@ -221,6 +223,7 @@ def _global_options(
         Path | None,
         typer.Option(
             "--config",
+            metavar="FILE",
             help="Config file (TOML). Default: $PREP_CONFIG, else config.toml in the user config dir.",
             show_default=False,
         ),

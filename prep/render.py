@@ -401,4 +401,6 @@ def heatmap(days: list) -> list[Text]:  # type: ignore[type-arg]
 
 def _duration(seconds: float) -> str:
     minutes = int(seconds // 60)
+    if minutes == 0:
+        return f"{seconds:.0f}s"  # "0m" after a first short session reads as nothing done
     return f"{minutes // 60}h{minutes % 60:02d}m" if minutes >= 60 else f"{minutes}m"

@@ -282,10 +282,13 @@ class Session:
         self.summary.results.append(result)
         return result
 
-    def keep_unrated(self, question_id: str, graded: Grade | None, answer: str, elapsed: float | None) -> None:
-        """An answer typed and then skipped, quit or interrupted before a rating: kept as practice."""
-        if self.can_keep and answer.strip():
-            self._practice(question_id, None, graded, answer, elapsed)
+    def keep_unrated(self, question_id: str, graded: Grade | None, answer: str, elapsed: float | None) -> bool:
+        """An answer typed and then skipped, quit or interrupted before a rating: kept as practice.
+        Whether it was kept (there was an answer, and the state can be written)."""
+        if not (self.can_keep and answer.strip()):
+            return False
+        self._practice(question_id, None, graded, answer, elapsed)
+        return True
 
     def _practice(self, question_id: str, rating: int | None, graded: Grade | None, answer: str,
                   elapsed: float | None) -> int:
@@ -410,8 +413,8 @@ def run(session: Session, queue: list[QueueItem], ui: DrillUI) -> Summary:
             if question.id not in session.bank.questions:
                 ui.notify(f"{question.id} is no longer in the bank (renamed or removed): not rated")
                 continue
-            if choice.action in ("quit", "skip"):
-                session.keep_unrated(question.id, graded, answer, elapsed)
+            if choice.action in ("quit", "skip") and session.keep_unrated(question.id, graded, answer, elapsed):
+                ui.notify("not rated: your answer is kept as practice (prep history shows it)")
             if choice.action == "quit":
                 return session.finish()
             if choice.action == "skip":

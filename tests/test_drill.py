@@ -540,3 +540,5 @@ def test_an_answer_typed_then_skipped_or_quit_is_kept_as_practice(run, state_fil
     kept = [(h["answer"], h["mode"], h["scheduled"]) for q in ("dp-vs-mp", "dp-batch-size")
             for h in json.loads(run("history", q, "--json").output)]
     assert sorted(kept) == [("my quit answer", "drill", False), ("my skipped answer", "drill", False)]
+    assert result.output.count("not rated: your answer is kept as practice") == 2
+    assert "— (not rated)" in run("history", "dp-vs-mp").output

@@ -90,3 +90,9 @@ def test_grade_file_refuses_what_it_would_misread(run, tmp_path, monkeypatch):
     assert "attempts.yaml:8:3: elapsed must be a number of seconds, 0 or more" in lines
     assert "attempts.yaml:10:3: answer must be text" in lines
     assert "prep: the input has 5 problems; fix them and try again" in lines
+
+
+def test_grade_refuses_an_empty_answer(run):
+    for args, stdin in ((("grade", "dp-vs-mp", "-a", "  "), None), (("grade", "dp-vs-mp"), "\n")):
+        result = run(*args, input=stdin)
+        assert result.exit_code == 1 and "the answer is empty: nothing to grade" in result.output

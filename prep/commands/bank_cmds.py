@@ -9,7 +9,7 @@ import typer
 from ..context import AppContext
 from ..errors import EXIT_INVALID_BANK
 
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of the usual output.")]
 CategoryOption = Annotated[
     list[str] | None,
     typer.Option("--category", "-c", metavar="CATEGORY", help="Only this category (repeat for several).", show_default=False),

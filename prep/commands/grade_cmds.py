@@ -29,7 +29,8 @@ def grade(
     ] = None,
     file: Annotated[
         Path | None,
-        typer.Option("--file", "-f", metavar="FILE", help="Grade a YAML list of {question, answer[, elapsed]} attempts.",
+        typer.Option("--file", "-f", metavar="FILE", help="Grade a YAML list of {question, answer[, elapsed]} attempts; if any row is "
+                     "invalid, every problem is listed and nothing is graded.",
                      show_default=False),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (one object; a list with --file).")] = False,
@@ -55,6 +56,8 @@ def grade(
         if sys.stdin.isatty():
             typer.echo(f"{question.prompt}\n(type your answer; end with Ctrl-D)", err=True)
         answer = read_stdin_text()
+    if not answer.strip():
+        raise UsageError("the answer is empty: nothing to grade", hint="give it with --answer, or on standard input")
     result = grading_service.grade_one(bank, question.id, answer, elapsed)
     if as_json:
         emit_json(result.to_dict())

@@ -41,8 +41,9 @@ def history(
 ) -> None:
     """The review log of one question: date, rating, score, time and the answer you typed.
 
-    Answers from a cram or a mock interview without --record are listed too, marked with their
-    mode: they are kept, but they never changed the schedule.
+    Answers from a cram or a mock interview without --record, and answers typed and then
+    skipped or quit before a rating, are listed too, marked: they are kept, but they never
+    changed the schedule.
     """
     from ..stats import history as review_history
     from ..store import Store
@@ -72,8 +73,8 @@ def history(
         table.add_column(column, overflow="fold")
     for r in rows:
         rating = r["rating"] or "—"
-        if not r["scheduled"]:
-            rating += f" ({r['mode']})"  # practice: kept, never scheduled
+        if not r["scheduled"]:  # practice: kept, never scheduled
+            rating += " (not rated)" if r["mode"] == "drill" else f" ({r['mode']})"
         table.add_row(r["reviewed_at"][:16].replace("T", " "), rating, r["suggested"] or "—",
                       str(r["score"]) if r["score"] is not None else "—",
                       f"{r['elapsed_seconds']:.0f}s" if r["elapsed_seconds"] else "—", r["answer"] or "")
