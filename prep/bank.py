@@ -7,6 +7,7 @@ Every problem in every file is collected (not only the first) and located as
 from __future__ import annotations
 
 import gc
+import re
 import types
 import typing
 from collections.abc import Iterable
@@ -113,6 +114,8 @@ def _check_bank(location: BankLocation, overrides: dict[Path, str | None] | None
     for path in question_paths:
         doc, header, items, raw_ids = _load_valid(path, CategoryFile, overrides, cache, problems)
         known_ids.update(raw_ids)
+        if doc.data is None:  # a file that does not parse: its ids, read from the text, still exist
+            known_ids.update(_ids_in_text(overrides.get(path), path))
         if header is not None:
             _add_category(bank, header, items, path, doc, problems)
             question_files.append((doc, items))
@@ -208,6 +211,20 @@ def _load_valid(
         )
         cache.put(path, raw, payload, index)
     return doc, header, items, raw_ids
+
+
+_ID_LINE = re.compile(r"^[ \t-]*id:[ \t]*[\"']?([a-z0-9]+(?:-[a-z0-9]+)*)[\"']?[ \t]*(?:#.*)?$", re.MULTILINE)
+
+
+def _ids_in_text(text: str | None, path: Path) -> set[str]:
+    """The question ids written in a file YAML cannot parse, so that one syntax error does not
+    also make every answer and follow-up naming its questions an error."""
+    if text is None:
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return set()
+    return set(_ID_LINE.findall(text))
 
 
 def _raw_ids(data: Any) -> Iterable[str]:

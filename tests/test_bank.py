@@ -280,3 +280,14 @@ def test_a_folder_named_like_a_yaml_file_is_one_error_not_also_a_warning(run, tm
     assert result.exit_code == 2
     assert "questions/dir.yaml: is a directory, not a YAML file" in result.output
     assert "is a folder" not in result.output
+
+
+def test_one_syntax_error_is_one_problem_not_a_cascade(run, bank_dir):
+    """Answers and follow-ups naming the questions of a file that does not parse are not errors
+    of their own: the syntax error is the one thing to fix."""
+    path = bank_dir / "questions" / "parallelism.yaml"
+    path.write_text(path.read_text() + "  - id: broken\n    prompt: [unclosed\n")
+    result = run("validate", "--json")
+    assert result.exit_code == 2
+    problems = json.loads(result.output)["problems"]
+    assert len(problems) == 1 and "YAML syntax error" in problems[0]["message"], problems
