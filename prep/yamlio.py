@@ -100,6 +100,9 @@ def parse(text: str, display: str) -> Document:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
+        if exc.context_mark and mark and mark.index >= len(text.rstrip()):
+            # The file ended inside something ("[unclosed"): point at where it was opened.
+            mark = exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         problem = (exc.problem or "").removeprefix("but ")
         reason = ": ".join(part for part in (exc.context, problem) if part) or "invalid YAML"
