@@ -254,6 +254,12 @@ def _check_invalid_items(
         if isinstance(qid, str):
             where = ("questions", index, "id")
             origin = bank.question_origin.get(qid)
+            line = doc.locate(where)[0]
+            if origin is not None and display_path(origin.file) == doc.file and line < origin.line:
+                # This invalid copy comes first in the file: the later, valid one is the duplicate.
+                problems.append(Problem(doc.file, origin.line, 0, f"duplicate question id {qid!r} (first defined at "
+                                        f"{doc.file}:{line})"))
+                continue
             first = f"{display_path(origin.file)}:{origin.line}" if origin else seen.get(qid)
             if first:
                 problems.append(doc.problem(where, f"duplicate question id {qid!r} (first defined at {first})",

@@ -291,3 +291,14 @@ def test_one_syntax_error_is_one_problem_not_a_cascade(run, bank_dir):
     assert result.exit_code == 2
     problems = json.loads(result.output)["problems"]
     assert len(problems) == 1 and "YAML syntax error" in problems[0]["message"], problems
+
+
+def test_a_duplicate_is_reported_at_the_later_copy_even_when_the_first_is_invalid(run, tmp_path):
+    root = tmp_path / "bank"
+    write(root / "questions" / "c.yaml", "category: c\ntitle: C\nquestions:\n"
+          "  - id: a\n    promt: A?\n"     # line 4: invalid (a typo), but first
+          "  - id: a\n    prompt: A again?\n")  # line 6: valid, and the duplicate
+    result = run("validate", bank=root)
+    assert result.exit_code == 2
+    line = next(x for x in result.output.splitlines() if "duplicate question id 'a'" in x)
+    assert "c.yaml:6: " in line and line.endswith("c.yaml:4)"), line
