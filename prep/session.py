@@ -236,9 +236,8 @@ class Session:
         self.summary = Summary(started=clock(), recorded=record, practice_kept=self.keep_practice)
 
     def grade(self, question_id: str, attempt: str, elapsed: float | None) -> Grade:
-        from .grading_service import (
-            grade_one,  # deferred: numpy and rapidfuzz only when grading
-        )
+        # Deferred: numpy and rapidfuzz only when grading.
+        from .grading_service import grade_one
 
         return grade_one(self.bank, question_id, attempt, elapsed).grade
 
