@@ -13,6 +13,7 @@ import json
 import os
 import re
 import sqlite3
+import time
 import weakref
 from collections.abc import Callable
 from datetime import datetime
@@ -103,13 +104,16 @@ def not_sqlite_error(path: Path) -> StateError | None:
 def foreign_tables(db: sqlite3.Connection) -> list[str]:
     """What marks a database as some other program's: its schema objects (tables, views ...)
     when none is prep's record of migrations, or an application id or user version it set.
-    Empty for a new, blank file or a prep database."""
-    objects = sorted(f"{r[0]} {r[1]}" for r in db.execute("SELECT type, name FROM sqlite_master")
+    Empty for a new, blank file or a prep database.
+
+    Every statement is read to its end (fetchall), so that no read lock is still held when the
+    caller switches the file to WAL: two first opens holding one each would deadlock."""
+    objects = sorted(f"{r[0]} {r[1]}" for r in db.execute("SELECT type, name FROM sqlite_master").fetchall()
                      if not r[1].startswith("sqlite_"))
     if any(o == "table schema_migrations" for o in objects):
         return []
     marks = [f"{pragma} {value}" for pragma in ("application_id", "user_version")
-             if (value := db.execute(f"PRAGMA {pragma}").fetchone()[0])]
+             if (value := db.execute(f"PRAGMA {pragma}").fetchall()[0][0])]
     return objects + marks
 
 
@@ -220,13 +224,33 @@ def open_writable(path: Path) -> Connection:
         tables = foreign_tables(db)  # before WAL mode, which would change the file
         if tables:
             raise foreign_database_error(path, tables)
-        db.execute("PRAGMA journal_mode = WAL")
+        _switch_to_wal(db)
         db.execute("PRAGMA synchronous = FULL")
         db.execute("PRAGMA foreign_keys = ON")
     except BaseException:
         db.close()
         raise
     return db
+
+
+SQLITE_BUSY = 5
+
+
+def _switch_to_wal(db: sqlite3.Connection) -> None:
+    """PRAGMA journal_mode = WAL, retried while another process opening the same new file holds
+    its lock: SQLite reports that race as "database is locked" at once, without waiting out the
+    busy timeout (seen with several first opens of one file at the same moment)."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    delay = 0.005
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL").fetchall()
+            return
+        except sqlite3.OperationalError as exc:
+            if error_code(exc) != SQLITE_BUSY or time.monotonic() + delay > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.2)
 
 
 class UnreadableWal(Exception):
