@@ -145,7 +145,8 @@ def add_question(
         raise UsageError("the prompt is empty")
     if kind not in KINDS:
         raise UsageError(f"unknown kind {kind!r}; choose from {', '.join(KINDS)}")
-    same = next((q.id for q in bank.questions.values() if prompt_key(q.prompt) == prompt_key(prompt)), None)
+    key = prompt_key(prompt)
+    same = next((q.id for q in bank.questions.values() if prompt_key(q.prompt) == key), None)
     if same is not None:
         raise UsageError(f"question {same!r} already asks this", hint=f"see it with `prep show {same}`")
     qid = make_id(prompt, set(bank.questions), question_id, retired)

@@ -155,7 +155,7 @@ class _PrepGroup(TyperGroup):
             ctx.exit(EXIT_INTERRUPTED)
         except (typer.Exit, SystemExit):
             raise
-        except Exception as error:
+        except Exception as error:  # a bug: say so briefly, the traceback only with --debug
             if _is_usage_error(error):
                 error.exit_code = EXIT_ERROR  # type: ignore[attr-defined]
                 raise

@@ -28,6 +28,7 @@ from .bank import Bank, dotted_path, validation_message
 from .errors import ImportInvalid, InvalidInput, Problem, UsageError, display_path
 from .models import Claim, Question
 from .suggest import did_you_mean
+from .yamlio import decode_utf8
 
 CSV_COLUMNS = ("id", "category", "prompt", "key_points", "pitfalls", "answer", "tags", "kind", "difficulty",
                "target_seconds", "answer_source", "follow_ups", "notes", "category_title")
@@ -116,13 +117,9 @@ def parse_import(path: Path) -> ImportFile:
         data = path.read_bytes()
     except OSError as exc:
         raise UsageError(f"{display}: cannot read: {exc.strerror or exc}") from None
-    try:
-        raw = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:  # a problem of the input, at its line, like a bank file's
-        line = data.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise ImportInvalid(display, [Problem(display, line, column, f"not valid UTF-8 (byte 0x{data[exc.start]:02x}); "
-                                              "save the file as UTF-8")]) from None
+    raw, problems = decode_utf8(data, display)
+    if raw is None:  # a problem of the input, at its line, like a bank file's
+        raise ImportInvalid(display, problems)
     stream = io.StringIO(raw, newline="")  # newline="": line ends inside quoted cells stay as written
     headers, header_lines = _anki_headers(stream)
     body = stream.read()

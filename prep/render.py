@@ -155,9 +155,7 @@ def question_detail(bank: Bank, question: Question, *, show_answer: bool = True,
         parts.append(Panel(Text(answer.answer), box=box.ROUNDED, border_style="blue"))
     if question.follow_ups:
         parts.append(Text("\nFollow-ups", style="bold underline"))
-        grid = Table.grid()
-        grid.add_column(no_wrap=True)
-        grid.add_column()
+        grid = marked_lines()
         for follow in question.follow_ups:
             prompt = bank.questions[follow].prompt if follow in bank.questions else "?"
             grid.add_row(Text("  → "), Text(f"{follow}: ", style="bold") + Text(prompt))
@@ -168,17 +166,22 @@ def question_detail(bank: Bank, question: Question, *, show_answer: bool = True,
 def _claim_list(claims, mark: Text, aliases: bool) -> Table:  # type: ignore[no-untyped-def]
     """Claims under their marks, wrapped lines indented under the text; with *aliases*, each
     other phrasing on a line of its own below its claim."""
-    grid = Table.grid()
-    grid.add_column(no_wrap=True)
-    grid.add_column()
+    grid = marked_lines()
     for claim in claims:
         grid.add_row(mark, Text(claim.text))
         for alias in claim.aliases if aliases else ():
-            phrasing = Table.grid()  # "= " and the phrasing, wrapped lines indented under it
-            phrasing.add_column(no_wrap=True)
-            phrasing.add_column()
+            phrasing = marked_lines()
             phrasing.add_row(Text("= ", style="dim"), Text(alias, style="dim"))
             grid.add_row("", phrasing)
+    return grid
+
+
+def marked_lines() -> Table:
+    """Rows of a mark ("✓", "•", "→") and a text, the mark in a column of its own so that a long
+    text wraps under itself, not under the mark."""
+    grid = Table.grid()
+    grid.add_column(no_wrap=True)
+    grid.add_column()
     return grid
 
 
@@ -217,10 +220,7 @@ def score_bar(score: int, verdict: str, width: int = 30) -> Text:
 def grade_report(grade, *, answer_text: str | None = None, answer_source: str = "own") -> Group:  # type: ignore[no-untyped-def]
     """Why the attempt scored what it scored: matched and missed points, pitfalls, notes."""
     parts: list = [score_bar(grade.score, grade.verdict)]
-    # Marks in their own column, so a long point or excerpt wraps under its text, not the mark.
-    points = Table.grid()
-    points.add_column(no_wrap=True)
-    points.add_column()
+    points = marked_lines()
     for point in grade.matched:
         line = Text(point.text, style="green")
         if point.excerpt:

@@ -232,8 +232,12 @@ class Session:
         # Sessions that do not schedule (cram, a mock without --record) still keep what was
         # typed and rated, as practice, when the state can be written.
         self.can_keep = keep_practice  # the state can be written: an answer never rated is kept too
-        self.keep_practice = keep_practice and not record
         self.summary = Summary(started=clock(), recorded=record, practice_kept=self.keep_practice)
+
+    @property
+    def keep_practice(self) -> bool:
+        """Rated answers go to practice: the session does not schedule, and the state can be written."""
+        return self.can_keep and not self.record
 
     def grade(self, question_id: str, attempt: str, elapsed: float | None) -> Grade:
         # Deferred: numpy and rapidfuzz only when grading.

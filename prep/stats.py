@@ -100,7 +100,7 @@ def compute(store: Store, scheduler: Scheduler, now: datetime, questions: Sequen
     # One JSON parameter, however many questions are selected.
     scope, scope_args = ("question_id IN (SELECT value FROM json_each(?))", (json.dumps(sorted(wanted)),)) \
         if selected else ("1", ())
-    all_days = _reviews_per_day(store, now, scope, scope_args)
+    all_days = _activity_per_day(store, now, scope, scope_args)
     per_day = {d: n for d, n in all_days.items() if d >= first_day}
     streak = 0
     day = local_today if all_days.get(local_today) else local_today - timedelta(days=1)
@@ -153,8 +153,8 @@ def compute(store: Store, scheduler: Scheduler, now: datetime, questions: Sequen
     }
 
 
-def _reviews_per_day(store: Store, now: datetime, scope: str = "1", args: tuple = ()) -> dict[date, int]:
-    """Reviews per local calendar day, from one scan grouped by UTC hour (cheap: fixed-width
+def _activity_per_day(store: Store, now: datetime, scope: str = "1", args: tuple = ()) -> dict[date, int]:
+    """Reviews and practice answers per local calendar day, from one scan grouped by UTC hour (cheap: fixed-width
     text) and shifted to local days in Python; faster than SQLite's per-row 'localtime'."""
     offset = now.astimezone().utcoffset() or timedelta(0)
     counts: dict[date, int] = defaultdict(int)

@@ -73,7 +73,6 @@ class Store:
         # A symlinked state file is used where it points: SQLite keeps its log next to the
         # target, and a damaged database is the target, not the link.
         self.path = Path(os.path.realpath(path)) if Path(path).is_symlink() else Path(path)
-        self._writes = write
         self.read_only = False
         self.damaged_copy: Path | None = None
         self.db: Connection = None  # type: ignore[assignment]  # set by _open_*
@@ -95,8 +94,11 @@ class Store:
             self.db = open_writable(Path(":memory:"))
             self._migrate()
             return
+        check = write or not unchanged_since_check(self.path)
         try:
-            self._open_writable(check=write or not unchanged_since_check(self.path))
+            self._open_writable(check)
+            if check and not write:
+                mark_checked(self.path)  # a reading command skips the check until the file changes
         except sqlite3.DatabaseError as exc:
             self._close_quietly()
             if is_corruption(exc):
@@ -122,8 +124,6 @@ class Store:
             self._close_quietly()
             raise self._damaged(f"quick check: {problem}")
         self._migrate()
-        if check and not self._writes:
-            mark_checked(self.path)
 
     def _open_read_only(self) -> None:
         try:

@@ -203,7 +203,7 @@ def tokenize(text: str, claim: bool = False) -> list[Token]:
     boundaries = [m.end() for m in _SENTENCE_END.finditer(text)]
     segment, b, sentence, last_segment = 0, 0, -1, -1
     scope = 0  # content words still inside the last negator's scope
-    previous = ""  # the word written before this one, folded
+    previous = ""  # the word written before this one
     breaks = [m.start() for m in CLAUSE_BREAK.finditer(text)]
     c = 0
     boundaries.append(len(text) + 1)  # sentinels: no bounds checks in the loop
@@ -231,9 +231,9 @@ def tokenize(text: str, claim: bool = False) -> list[Token]:
             tokens.append(Token(word, key, start, end, sentence, content, negation, content and negated))
         if any_content and scope:
             scope -= 1  # the scope counts words as written, however many keys they expand to
-        if negation and previous not in NEARLY:
+        if negation and fold(previous) not in NEARLY:
             scope = NEGATION_SCOPE
-        previous = fold(word)
+        previous = word
     return tokens
 
 

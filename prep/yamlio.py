@@ -81,15 +81,18 @@ def read_text(path: Path, display: str, raw: bytes | None = None) -> tuple[str |
             raw = path.read_bytes()
     except OSError as exc:
         return None, [Problem(display, 0, 0, f"cannot read file: {exc.strerror or exc}")]
+    return decode_utf8(raw, display)
+
+
+def decode_utf8(raw: bytes, display: str) -> tuple[str | None, list[Problem]]:
+    """An input file's text, or the Problem at the line and column of its first byte that is not
+    UTF-8. A leading BOM is harmless: it is accepted."""
     try:
-        text = raw.decode("utf-8-sig")  # a leading BOM is harmless: accept it
+        return raw.decode("utf-8-sig"), []
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        return None, [
-            Problem(display, line, column, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x})")
-        ]
-    return text, []
+        return None, [Problem(display, line, column, f"not valid UTF-8 (byte 0x{raw[exc.start]:02x})")]
 
 
 def parse(text: str, display: str) -> Document:

@@ -242,7 +242,7 @@ def _one_key(fd: int) -> str | None:
         while select.select([fd], [], [], 0.02)[0]:  # the rest of the sequence follows at once
             os.read(fd, 16)
         return None
-    lead = first[0] if first else 0
+    lead = first[0]
     extra = 3 if lead >= 0xF0 else 2 if lead >= 0xE0 else 1 if lead >= 0xC0 else 0
     data = first + b"".join(os.read(fd, 1) for _ in range(extra))
     return data.decode(errors="replace")
