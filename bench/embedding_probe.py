@@ -31,10 +31,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from grading import KINDS, load_attempts  # the grading benchmark's loader
 
-from prep.bank import load_bank
-from prep.grading import DEFAULT_SETTINGS, _credit, grade
+from prep.bank.load import load_bank
+from prep.grading.grade import DEFAULT_SETTINGS, _credit, grade
 from prep.paths import BankLocation
-from prep.textmatch import sentences
+from prep.text import sentences
 
 THRESHOLDS = (0.60, 0.65, 0.70, 0.75, 0.80, 0.85)
 

@@ -28,9 +28,9 @@ from rapidfuzz import fuzz
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from prep.bank import Bank, load_bank
-from prep.grading import DEFAULT_SETTINGS, Settings, grade
-from prep.models import Question
+from prep.bank.load import Bank, load_bank
+from prep.grading.grade import DEFAULT_SETTINGS, Settings, grade
+from prep.bank.schema import Question
 from prep.paths import BankLocation
 
 LABELS = ("fail", "partial", "pass")

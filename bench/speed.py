@@ -83,14 +83,14 @@ def make_history(path: Path, bank_size: int, reviews: int = 100_000, seed: int =
                 return path
         path.unlink()
     sys.path.insert(0, str(ROOT))
-    from prep.scheduler import (
+    from prep.review.scheduler import (
         RATINGS,
         Scheduler,
         SchedulerConfig,
         format_time,
         new_card,
     )
-    from prep.store import Store
+    from prep.state.store import Store
 
     rng = random.Random(seed)
     scheduler = Scheduler(SchedulerConfig(fuzz=False))
@@ -113,7 +113,7 @@ def make_history(path: Path, bank_size: int, reviews: int = 100_000, seed: int =
                 "INSERT INTO reviews (question_id, reviewed_at, rating, suggested, score, elapsed_seconds,"
                 " answer, mode, content_hash) VALUES (?,?,?,?,?,?,?,?,?)", rows)
         for card in cards.values():
-            from prep.store import _save_card
+            from prep.state.store import _save_card
 
             with store.transaction() as db:
                 _save_card(db, card, "hash")

@@ -1,3 +1,3 @@
-from prep.cli import main
+from prep.cli.app import main
 
 main()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from datetime import UTC, datetime
 
-from .errors import UsageError
+from prep.errors import UsageError
 
 ENV_NOW = "PREP_NOW"
 

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 
-from .errors import UsageError, display_path
-from .scheduler import SchedulerConfig
+from prep.errors import UsageError, display_path
+from prep.review.scheduler import SchedulerConfig
 
 # Documented in the README ("Configuration").
 DEFAULTS = {

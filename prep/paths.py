@@ -9,7 +9,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import NotFound
+from prep.errors import NotFound
 
 APP_NAME = "prep"
 ENV_BANK = "PREP_BANK"

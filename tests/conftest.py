@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from prep.cli import app
+from prep.cli.app import app
 
 
 @pytest.fixture(autouse=True)

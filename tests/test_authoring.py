@@ -13,9 +13,9 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from prep import yamledit
-from prep.bank import load_bank
-from prep.cli import app
+from prep.bank import yamlsplice
+from prep.bank.load import load_bank
+from prep.cli.app import app
 from prep.paths import BankLocation
 
 from .conftest import write
@@ -124,7 +124,7 @@ def test_add_duplicate_id_is_refused(run, odd_bank):
 
 
 def test_add_interactive_prompts(run, odd_bank, monkeypatch):
-    monkeypatch.setattr("prep.commands.author_cmds._interactive", lambda: True)
+    monkeypatch.setattr("prep.cli.commands.author._interactive", lambda: True)
     # "par" is a prefix of parallelism: confirmed with Enter. Out-of-range and non-numeric values
     # are asked again, not accepted and then refused at the end with everything typed lost.
     script = "par\n\nWhy does pipeline parallelism have bubbles?\nstages wait for micro-batches | idle stages\n\n" \
@@ -139,7 +139,7 @@ def test_add_interactive_prompts(run, odd_bank, monkeypatch):
 
 
 def test_add_interactive_new_category_with_a_prefix_of_an_existing_one(run, odd_bank, monkeypatch):
-    monkeypatch.setattr("prep.commands.author_cmds._interactive", lambda: True)
+    monkeypatch.setattr("prep.cli.commands.author._interactive", lambda: True)
     script = "par\nn\nWhat is a parameter server?\nworkers push gradients to servers\n\n\n\n\n\n\n"
     result = run("add", input=script, bank=odd_bank)
     assert result.exit_code == 0, result.output
@@ -147,7 +147,7 @@ def test_add_interactive_new_category_with_a_prefix_of_an_existing_one(run, odd_
 
 
 def test_ctrl_c_at_a_prompt_exits_130_and_writes_nothing(run, odd_bank, monkeypatch):
-    monkeypatch.setattr("prep.commands.author_cmds._interactive", lambda: True)
+    monkeypatch.setattr("prep.cli.commands.author._interactive", lambda: True)
     before = {f: f.read_bytes() for f in odd_bank.rglob("*.yaml")}
     result = run("rm", "zero-stages", bank=odd_bank, input="")  # end of input at the confirmation
     assert result.exit_code == 130 and "cancelled" in result.output
@@ -155,7 +155,7 @@ def test_ctrl_c_at_a_prompt_exits_130_and_writes_nothing(run, odd_bank, monkeypa
 
 
 def test_rm_json_declined_prints_only_json(run, odd_bank, monkeypatch):
-    monkeypatch.setattr("prep.commands.author_cmds._interactive", lambda: True)
+    monkeypatch.setattr("prep.cli.commands.author._interactive", lambda: True)
     runner = CliRunner()
     result = runner.invoke(app, ["--bank", str(odd_bank), "rm", "zero-stages", "--json"], input="n\n")
     assert result.exit_code == 0
@@ -227,7 +227,7 @@ def test_answer_editor_header_comments_every_line_of_a_multiline_prompt(run, tmp
           "    prompt: |\n      Line one of the prompt.\n      Line two of the prompt?\n"
           "    key_points:\n      - text: |\n          a key point\n          over two lines\n")
     calls = []
-    from prep import editing
+    from prep.cli import editor
 
     def fake_editor(argv):  # type: ignore[no-untyped-def]
         path = Path(argv[-1])
@@ -235,7 +235,7 @@ def test_answer_editor_header_comments_every_line_of_a_multiline_prompt(run, tmp
         path.write_text(path.read_text() + "My answer.")
         return 0
 
-    monkeypatch.setattr(editing.subprocess, "call", fake_editor)
+    monkeypatch.setattr(editor.subprocess, "call", fake_editor)
     monkeypatch.setenv("EDITOR", "vi")
     result = run("answer", "two-lines", bank=bank)
     assert result.exit_code == 0, result.output
@@ -340,12 +340,12 @@ def test_edit_checks_the_file_when_the_editor_fails_after_saving(run, odd_bank, 
 
 
 def test_edit_passes_the_line_to_editors_that_take_it(tmp_path, monkeypatch):
-    from prep import editing
+    from prep.cli import editor
 
     calls = []
     monkeypatch.setenv("EDITOR", "vim")
-    monkeypatch.setattr(editing.subprocess, "call", lambda argv: calls.append(argv) or 0)
-    editing.open_editor(tmp_path / "f.yaml", 12)
+    monkeypatch.setattr(editor.subprocess, "call", lambda argv: calls.append(argv) or 0)
+    editor.open_editor(tmp_path / "f.yaml", 12)
     assert calls == [["vim", "+12", str(tmp_path / "f.yaml")]]
 
 
@@ -368,14 +368,14 @@ def test_mv_renames_everywhere_including_history(run, odd_bank, state_file):
 
 def _refuse_to_replace(monkeypatch, target: Path) -> None:
     """Make writing one file fail as a read-only file or a full disk would."""
-    real = yamledit.os.replace
+    real = yamlsplice.os.replace
 
     def replace(src, dst):  # type: ignore[no-untyped-def]
         if Path(dst) == target:
             raise PermissionError(1, "Operation not permitted")
         return real(src, dst)
 
-    monkeypatch.setattr(yamledit.os, "replace", replace)
+    monkeypatch.setattr(yamlsplice.os, "replace", replace)
 
 
 @pytest.mark.parametrize("command", [("mv", "dp-vs-mp", "data-vs-model"), ("rm", "dp-vs-mp", "--yes")])
@@ -398,7 +398,7 @@ def test_a_file_that_cannot_be_written_changes_nothing(run, odd_bank, state_file
 
 def test_write_files_restores_what_it_wrote(tmp_path, monkeypatch):
     from prep.errors import WriteFailed
-    from prep.yamledit import write_files
+    from prep.bank.yamlsplice import write_files
 
     first, second, third = tmp_path / "a.yaml", tmp_path / "b.yaml", tmp_path / "c.yaml"
     first.write_text("old a\n")
@@ -458,9 +458,9 @@ def test_rm_needs_confirmation(run, odd_bank):
 def test_interrupted_write_leaves_the_original(tmp_path, monkeypatch):
     path = tmp_path / "f.yaml"
     path.write_text("original\n")
-    monkeypatch.setattr(yamledit.os, "replace", mock.Mock(side_effect=KeyboardInterrupt))
+    monkeypatch.setattr(yamlsplice.os, "replace", mock.Mock(side_effect=KeyboardInterrupt))
     with pytest.raises(KeyboardInterrupt):
-        yamledit.atomic_write(path, "new text\n")
+        yamlsplice.atomic_write(path, "new text\n")
     assert path.read_text() == "original\n"
     assert [p.name for p in tmp_path.iterdir()] == ["f.yaml"]  # no temp file left behind
 
@@ -472,7 +472,7 @@ def test_exception_during_add_leaves_the_bank_unchanged(run, odd_bank, monkeypat
     def crash(handle_fd):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(yamledit.os, "fsync", crash)
+    monkeypatch.setattr(yamlsplice.os, "fsync", crash)
     result = run("add", "-c", "parallelism", "-p", "Crash?", bank=odd_bank)
     assert result.exit_code != 0
     assert path.read_bytes() == before

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from prep.bank import check_bank, load_bank
+from prep.bank.load import check_bank, load_bank
 from prep.errors import BankInvalid
 from prep.paths import BankLocation
 
@@ -213,8 +213,8 @@ def test_near_duplicate_prompts_are_warnings(tmp_path, run):
 
 @pytest.mark.parametrize("count", [300, 4500])  # every pair compared; rarest words only
 def test_templated_prompts_get_one_warning_per_question_not_per_pair(tmp_path, monkeypatch, count):
-    from prep import checks
-    from prep.bank import load_bank
+    from prep.bank import lint
+    from prep.bank.load import load_bank
     from prep.paths import BankLocation
 
     root = tmp_path / "bank"
@@ -223,9 +223,9 @@ def test_templated_prompts_get_one_warning_per_question_not_per_pair(tmp_path, m
     (root / "questions").mkdir(parents=True)
     (root / "questions" / "glossary.yaml").write_text(f"category: glossary\ntitle: Glossary\nquestions:\n{items}")
     bank = load_bank(BankLocation(root, "option"))
-    pairs = checks.near_duplicate_prompts(bank)
+    pairs = lint.near_duplicate_prompts(bank)
     assert len(pairs) == count - 1 and len({second for _, second, _ in pairs}) == count - 1
-    assert all(score >= checks.NEAR_DUPLICATE_CUTOFF for _, _, score in pairs)
+    assert all(score >= lint.NEAR_DUPLICATE_CUTOFF for _, _, score in pairs)
 
 
 def test_other_commands_refuse_an_invalid_bank_with_exit_2(tmp_path, run):

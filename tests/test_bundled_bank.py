@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 from rapidfuzz import fuzz, process, utils
 
-from prep.bank import check_bank
+from prep.bank.load import check_bank
 from prep.paths import BankLocation, bundled_bank_root
 
 REQUIRED_CATEGORIES = {
@@ -94,7 +94,7 @@ def test_every_technical_question_has_an_answer(bank):
 
 def test_model_answers_pass_their_own_grader(bank):
     """A reference answer that fails its own key points means the key points or aliases are off."""
-    from prep.grading import grade
+    from prep.grading.grade import grade
 
     failing = []
     for qid, answer in bank.answers.items():
@@ -142,7 +142,7 @@ CONTRASTS = {
 
 @pytest.mark.parametrize("qid", sorted(CONTRASTS))
 def test_an_answer_with_its_contrasted_subjects_swapped_does_not_pass(bank, qid):
-    from prep.grading import grade
+    from prep.grading.grade import grade
 
     (first, second), right = CONTRASTS[qid]
     swapped = right.replace(first, "\0").replace(second, first).replace("\0", second)

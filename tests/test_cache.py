@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from prep import yamlio
-from prep.bank import check_bank, load_bank
-from prep.cache import BankCache, question_index
+from prep.bank import yamlsource
+from prep.bank.load import check_bank, load_bank
+from prep.bank.cache import BankCache, question_index
 from prep.errors import BankInvalid
 from prep.paths import BankLocation
 
@@ -21,13 +21,13 @@ def location(bank_dir):
 
 def _count_parses(monkeypatch):
     parsed = []
-    real = yamlio.load_file
+    real = yamlsource.load_file
 
     def spy(path, display, raw=None):
         parsed.append(path.name)
         return real(path, display, raw)
 
-    monkeypatch.setattr("prep.bank.load_file", spy)
+    monkeypatch.setattr("prep.bank.load.load_file", spy)
     return parsed
 
 

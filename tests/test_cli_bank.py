@@ -16,7 +16,7 @@ def test_help_lists_every_command(run):
 def test_every_command_and_option_has_help_text():
     import typer
 
-    from prep.cli import app
+    from prep.cli.app import app
 
     group = typer.main.get_command(app)
     assert group.help
@@ -143,7 +143,7 @@ def test_show_keeps_the_target_time_in_a_narrow_terminal(run):
 def test_help_names_values_in_words_not_python_types(run):
     """Every option's value is named for the user (TEXT, N, FILE), not by its Python type.
     (Arguments keep typer's own "ID <str>" form: it has no setting for them.)"""
-    from prep.cli import COMMANDS
+    from prep.cli.app import COMMANDS
 
     commands = [[name] for name in COMMANDS if name not in ("export", "state")]
     commands += [["export", sub] for sub in ("cram", "anki", "csv")]

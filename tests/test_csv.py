@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from prep import yamledit
-from prep.bank import load_bank
-from prep.csvio import parse_import
+from prep.bank import yamlsplice
+from prep.bank.load import load_bank
+from prep.exchange.csvio import parse_import
 from prep.paths import BankLocation
 
 from .conftest import write
@@ -245,8 +245,8 @@ def test_a_header_the_import_cannot_use_is_a_problem_of_the_file(run, tmp_path):
 def test_import_composes_each_file_once(run, tmp_path, bank_dir, monkeypatch):
     """Appending row by row re-parsed the growing file for every row (15 s for 250 rows)."""
     calls = []
-    real = yamledit.compose
-    monkeypatch.setattr(yamledit, "compose", lambda text: calls.append(1) or real(text))
+    real = yamlsplice.compose
+    monkeypatch.setattr(yamlsplice, "compose", lambda text: calls.append(1) or real(text))
     rows = "".join(f'Question number {i} about sharding?,"point {i} | alias {i} ;; other {i}",Answer {i}.\n'
                    for i in range(300))
     path = write(tmp_path / "many.csv", "prompt,key_points,answer\n" + rows)
@@ -315,9 +315,9 @@ def test_anki_row_without_a_back_field(tmp_path):
 def test_bank_problems_in_appended_text_point_at_the_import_file(tmp_path):
     """Rows are checked before the bank is; should the bank as it would be still fail, a problem
     inside the appended questions is shown at the line of the row it came from."""
-    from prep.csvio import ImportRow
+    from prep.exchange.csvio import ImportRow
     from prep.errors import BankInvalid, ImportInvalid, Problem, display_path
-    from prep.importing import _located
+    from prep.exchange.importer import _located
 
     target = tmp_path / "questions" / "x.yaml"
     spans = [(target, [4, 12], [ImportRow(2, "first?"), ImportRow(9, "second?")])]

@@ -9,7 +9,7 @@ import sqlite3
 
 import pytest
 
-from prep.session import content_hash
+from prep.review.session import content_hash
 
 GOOD = ("In data parallelism each GPU holds a full copy of the model and processes a different part of "
         "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
@@ -271,7 +271,7 @@ def test_content_hash_is_stored_and_keyed_by_id(run, state_file, bank_dir):
     run("drill", "--category", "parallelism", "--limit", "1", input=GOOD + "\n\n3\nn\n", env=NOW)
     db = sqlite3.connect(state_file)
     stored = db.execute("SELECT content_hash FROM cards WHERE question_id='dp-vs-mp'").fetchone()[0]
-    from prep.bank import load_bank
+    from prep.bank.load import load_bank
     from prep.paths import BankLocation
 
     question = load_bank(BankLocation(bank_dir, "option")).questions["dp-vs-mp"]
@@ -441,7 +441,7 @@ def test_unknown_tag_is_an_error(run):
 def test_drill_json_prints_only_json_on_stdout(bank_dir, state_file):
     from typer.testing import CliRunner
 
-    from prep.cli import app
+    from prep.cli.app import app
 
     result = CliRunner().invoke(app, ["--bank", str(bank_dir), "--state", str(state_file), "drill", "--limit",
                                       "1", "--json"], input=GOOD + "\n\n3\nn\n", env=NOW)
@@ -463,7 +463,7 @@ def test_summary_counts_only_questions_still_in_the_bank(run, state_file):
 def test_describe_interval_never_says_now_for_a_future_review():
     from datetime import timedelta
 
-    from prep.session import describe_interval
+    from prep.review.session import describe_interval
 
     assert describe_interval(timedelta(seconds=59)) == "in under a minute"
     assert describe_interval(timedelta(0)) == "now"
@@ -496,8 +496,8 @@ def test_output_into_a_file_or_pipe_has_no_padding_and_unwrapped_prompts(run):
 def test_mock_report_keeps_whole_ids_in_a_narrow_terminal():
     from rich.console import Console
 
-    from prep.render import summary_table
-    from prep.session import Result, Summary
+    from prep.cli.render import summary_table
+    from prep.review.session import Result, Summary
 
     qid = "intro-30-second-pitch-for-ml-systems-role"
     out = Console(width=50, record=True, file=open(os.devnull, "w"))  # noqa: SIM115

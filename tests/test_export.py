@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 import pytest
 from markdown_it import MarkdownIt
 
-from prep.bank import load_bank
-from prep.export import cram_sheet, md_inline
+from prep.bank.load import load_bank
+from prep.exchange.export import cram_sheet, md_inline
 from prep.paths import BankLocation
 
 from .conftest import write
@@ -111,7 +111,7 @@ def test_md_inline_escapes():
 
 def test_questions_only_and_ask_section(nasty_bank):
     md = cram_sheet(nasty_bank, list(nasty_bank.questions.values()), NOW,
-                    __import__("prep.export", fromlist=["CramOptions"]).CramOptions(questions_only=True,
+                    __import__("prep.exchange.export", fromlist=["CramOptions"]).CramOptions(questions_only=True,
                                                                                     ask_section=True))
     assert "First line" not in md and "Don't say" not in md
     assert "## Questions to ask" in md and "Plain follow-up?" in md.split("## Questions to ask")[1]
@@ -197,7 +197,7 @@ def test_anki_export_keeps_line_breaks_and_leaves_no_scratch_files(run, tmp_path
 
 
 def test_plain_technical_text_stays_as_written_in_the_raw_sheet():
-    from prep.export import md_text
+    from prep.exchange.export import md_text
 
     for text in ("NCCL_DEBUG=INFO", "C++ templates", "512 / (1 × 4) = 128", "snake_case_names {a, b}", "wow!"):
         assert md_text(text) == text
@@ -209,7 +209,7 @@ def test_plain_technical_text_stays_as_written_in_the_raw_sheet():
 
 
 def test_numbered_and_indented_lines_stay_text_without_stray_backslashes():
-    from prep.export import md_text
+    from prep.exchange.export import md_text
 
     for text, shown in (("1. not a list", "1. not a list"), ("2) paren", "2) paren"),
                         ("    four spaces of indent", "four spaces of indent")):

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prep.bank import load_bank
-from prep.grading import Settings, grade
-from prep.models import Question
+from prep.bank.load import load_bank
+from prep.grading.grade import Settings, grade
+from prep.bank.schema import Question
 from prep.paths import BankLocation
 
 
@@ -183,7 +183,7 @@ def test_terse_notes_with_relations_are_not_a_keyword_list(dp):
 
 
 def test_written_forms_of_one_word_compare_equal():
-    from prep.textmatch import key_set, sentences
+    from prep.text import key_set, sentences
 
     assert {"fake", "quant"} <= key_set("fake-quant")  # a compound meets its parts ...
     assert key_set("all-reduce") & key_set("allreduce")  # ... and its joined spelling
@@ -287,7 +287,7 @@ def test_a_claim_about_one_contrasted_subject_said_of_the_other_does_not_count()
 
 
 def test_the_subjects_a_prompt_contrasts():
-    from prep.subjects import subjects
+    from prep.grading.subjects import subjects
 
     def _subjects(prompt, points):  # type: ignore[no-untyped-def]
         return subjects(prompt, points)[0]
@@ -304,7 +304,7 @@ def test_the_subjects_a_prompt_contrasts():
 
 
 def test_subjects_go_by_their_initials_parts_and_dotted_names():
-    from prep.subjects import subjects
+    from prep.grading.subjects import subjects
 
     firsts, names = subjects("What is the difference between post-training quantization and quantization-aware "
                              "training?", ("PTQ needs no retraining", "QAT inserts fake quantization", "STE passes"))

@@ -11,10 +11,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from prep.bank import check_bank
+from prep.bank.load import check_bank
 from prep.errors import PrepError
 from prep.paths import BankLocation
-from prep.yamlio import MAX_FILE_BYTES, parse
+from prep.bank.yamlsource import MAX_FILE_BYTES, parse
 
 from .conftest import installed_prep
 
@@ -146,7 +146,7 @@ def test_square_brackets_are_shown_as_written(tmp_path, state_file):
     """Bank text and typed answers are text, not rich markup: "[mask]" stays, "[/]" cannot crash."""
     from typer.testing import CliRunner
 
-    from prep.cli import app
+    from prep.cli.app import app
 
     from .conftest import write
 

@@ -55,14 +55,14 @@ def test_no_unsafe_yaml_loader_in_the_code():
 def test_help_does_not_import_heavy_modules():
     import sys
 
-    code = "import sys; from prep.cli import app; print(sorted(m for m in ('rich','pydantic','fsrs','numpy','rapidfuzz') if m in sys.modules))"
+    code = "import sys; from prep.cli.app import app; print(sorted(m for m in ('rich','pydantic','fsrs','numpy','rapidfuzz') if m in sys.modules))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert result.stdout.strip() == "[]", result.stdout + result.stderr
 
 
 def test_readme_examples_name_real_questions_and_commands():
-    from prep.bank import load_bank
-    from prep.cli import COMMANDS
+    from prep.bank.load import load_bank
+    from prep.cli.app import COMMANDS
     from prep.paths import BankLocation
 
     readme = (ROOT / "README.md").read_text()
@@ -76,7 +76,7 @@ def test_readme_examples_name_real_questions_and_commands():
 
 
 def test_command_summaries_match_their_help():
-    from prep.cli import COMMANDS, _target, help_summary
+    from prep.cli.app import COMMANDS, _target, help_summary
 
     for name, (_module, _attribute, summary) in COMMANDS.items():
         assert summary == help_summary(_target(name)), name

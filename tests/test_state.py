@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 
 from typer.testing import CliRunner
 
-from prep.cli import app
-from prep.scheduler import CardState, Scheduler, SchedulerConfig, new_card
-from prep.store import MIGRATIONS, SCHEMA_VERSION, Store
+from prep.cli.app import app
+from prep.review.scheduler import CardState, Scheduler, SchedulerConfig, new_card
+from prep.state.store import MIGRATIONS, SCHEMA_VERSION, Store
 
 T0 = datetime(2026, 2, 1, 8, 0, tzinfo=UTC)
 GOOD = ("In data parallelism each GPU holds a full copy of the model and processes a different part of "
@@ -82,7 +82,7 @@ def test_export_import_round_trip_is_identical(run, state_file, tmp_path, bank_d
     fresh_state = tmp_path / "other.sqlite3"
     from typer.testing import CliRunner
 
-    from prep.cli import app
+    from prep.cli.app import app
 
     runner = CliRunner()
     base = ["--bank", str(bank_dir), "--state", str(fresh_state)]
@@ -106,7 +106,7 @@ def test_import_merges_newer_card_states(tmp_path):
         later = card1.due
         card2 = scheduler.review(card1, "easy", later)
         sb.record(card1, card2, reviewed_at=later, rating=4)
-        from prep.statefile import export_lines, import_lines
+        from prep.state.transfer import export_lines, import_lines
 
         dump = tmp_path / "b.jsonl"
         dump.write_text("".join(line + "\n" for line in export_lines(sb)))
@@ -205,7 +205,7 @@ def test_every_state_command_prints_exactly_one_json_document(run, state_file, t
     assert _one_json_document(run("state", "check", "--json"))["status"] == "ok"
     with Store(state_file) as store:
         store.record(None, CardState("gone-question", T0), reviewed_at=T0, rating=3)
-    monkeypatch.setattr("prep.commands.state_cmds._interactive", lambda: True)
+    monkeypatch.setattr("prep.cli.commands.state._interactive", lambda: True)
     declined = run("state", "prune", "--json", input="n\n")  # the question goes to stderr
     assert declined.exit_code == 0 and "gone-question" in declined.stderr
     assert json.loads(declined.stdout.split("\n", 1)[1]) == nothing  # after CliRunner's echo of "n"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from prep import statedb
+from prep.state import sqlite
 
 from .test_state import _old_database
 
@@ -24,7 +24,7 @@ PAGE = 4096
 
 
 def damaged_copies(state_file: Path) -> list[Path]:
-    return statedb.kept_copies(state_file, "damaged")
+    return sqlite.kept_copies(state_file, "damaged")
 
 
 @pytest.fixture
@@ -81,8 +81,8 @@ def test_wal_files_move_with_the_database(tmp_path):
     from datetime import datetime
 
     from prep.errors import StateError
-    from prep.scheduler import new_card
-    from prep.store import Store
+    from prep.review.scheduler import new_card
+    from prep.state.store import Store
 
     path = tmp_path / "s.sqlite3"
     with Store(path) as store:
@@ -105,7 +105,7 @@ def test_wal_files_move_with_the_database(tmp_path):
 
 def test_a_second_damaged_file_never_replaces_the_first_copy(tmp_path):
     from prep.errors import StateError
-    from prep.store import Store
+    from prep.state.store import Store
 
     path = tmp_path / "s.sqlite3"
     header = b"SQLite format 3\x00"
@@ -149,7 +149,7 @@ def test_corruption_met_in_the_middle_of_a_command_moves_the_file_aside(run, sta
 
 
 def test_a_locked_database_is_never_moved_aside(run, state_file, history, monkeypatch):
-    monkeypatch.setattr(statedb, "BUSY_TIMEOUT_MS", 200)
+    monkeypatch.setattr(sqlite, "BUSY_TIMEOUT_MS", 200)
     holder = sqlite3.connect(state_file, isolation_level=None)
     holder.execute("PRAGMA locking_mode = EXCLUSIVE")
     holder.execute("BEGIN EXCLUSIVE")
@@ -188,7 +188,7 @@ def test_check_suggests_copying_a_real_backup_back(run, state_file, history):
     state_file.unlink()
     _old_database(state_file)
     assert run("next", env=NOW).exit_code == 0  # migrated, after a backup
-    [backup] = statedb.kept_copies(state_file, "backup")
+    [backup] = sqlite.kept_copies(state_file, "backup")
     state_file.write_bytes(DAMAGED)
     result = run("state", "check", "--json")
     assert result.exit_code == 3

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 import pytest
 
-from prep import statedb
+from prep.state import sqlite
 
 from .conftest import installed_prep
 from .test_state_damage import GOOD, NOW
@@ -72,7 +72,7 @@ def test_reading_commands_work_on_a_read_only_database(run, state_file, history,
     assert (check["ok"], check["status"], check["read_only"], check["reviews"]) == (True, "read-only", True, 2)
     assert check["restore"] == []
     assert "read-only" in run("state", "check").output
-    assert state_file.read_bytes() == before and statedb.kept_copies(state_file, "damaged") == []
+    assert state_file.read_bytes() == before and sqlite.kept_copies(state_file, "damaged") == []
 
 
 @pytest.mark.parametrize("how", ["ro", "cantopen"])
@@ -93,8 +93,8 @@ def test_writing_commands_say_read_only_in_one_line(run, state_file, history, mo
 def test_prune_on_a_read_only_database_refuses_before_asking(run, state_file, history, monkeypatch):
     from datetime import datetime
 
-    from prep.scheduler import CardState
-    from prep.store import Store
+    from prep.review.scheduler import CardState
+    from prep.state.store import Store
 
     with Store(state_file) as store:
         store.record(None, CardState("gone", datetime(2026, 1, 1, tzinfo=UTC)),
@@ -113,7 +113,7 @@ def test_an_old_database_that_cannot_be_upgraded_is_explained(run, state_file, m
     assert result.exit_code == 3 and "read-only" in result.output and "schema 1" in result.output
     check = run("state", "check")
     assert check.exit_code == 3 and "read-only" in check.output and "damaged" not in check.output
-    assert not statedb.kept_copies(state_file, "backup")
+    assert not sqlite.kept_copies(state_file, "backup")
 
 
 def _can_mount_read_only(tmp_path: Path) -> bool:

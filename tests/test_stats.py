@@ -8,13 +8,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from prep.bank import load_bank
-from prep.cache import index_of
+from prep.bank.load import load_bank
+from prep.bank.cache import index_of
 from prep.paths import BankLocation
-from prep.scheduler import RATINGS, Scheduler, SchedulerConfig
-from prep.session import Session
-from prep.stats import compute, optimize, training_items
-from prep.store import Store
+from prep.review.scheduler import RATINGS, Scheduler, SchedulerConfig
+from prep.review.session import Session
+from prep.review.stats import compute, optimize, training_items
+from prep.state.store import Store
 
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 

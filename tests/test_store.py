@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prep.errors import StateError
-from prep.scheduler import RATINGS, CardState, Scheduler, SchedulerConfig, new_card
-from prep.store import SCHEMA_VERSION, Store
+from prep.review.scheduler import RATINGS, CardState, Scheduler, SchedulerConfig, new_card
+from prep.state.store import SCHEMA_VERSION, Store
 
 T0 = datetime(2026, 1, 5, 9, 30, tzinfo=UTC)
 NO_FUZZ = Scheduler(SchedulerConfig(fuzz=False))
@@ -199,7 +199,7 @@ def test_concurrent_first_opens_migrate_once(tmp_path):
     import sys
 
     path = tmp_path / "s.sqlite3"
-    code = "import sys; from prep.store import Store; print(Store(sys.argv[1]).schema_version())"
+    code = "import sys; from prep.state.store import Store; print(Store(sys.argv[1]).schema_version())"
     procs = [subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE, text=True) for _ in range(6)]
     results = [p.communicate(timeout=60) for p in procs]
@@ -246,7 +246,7 @@ def test_two_processes_rating_the_same_card_at_once_build_on_each_other(tmp_path
 def test_a_reading_command_checks_a_file_once_until_it_changes(tmp_path, monkeypatch, isolated_home):
     import os
 
-    from prep import store as store_module
+    from prep.state import store as store_module
 
     path = tmp_path / "s.sqlite3"
     with Store(path) as s:

@@ -1,6 +1,6 @@
 """Counts in messages."""
 
-from prep.wording import counted
+from prep.cli.wording import counted
 
 
 def test_counted_nouns():

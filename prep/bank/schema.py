@@ -1,0 +1,73 @@
+"""The bank's schema: pydantic models of question and answer files.
+
+The YAML files are the source of truth; these models are the contract other tools rely on
+(field names documented in the README). ``extra="forbid"`` turns typos into errors.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
+
+ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+
+Id = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=120)]
+Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+Kind = Literal["technical", "behavioral", "strategy", "ask"]
+from prep.suggest import KINDS  # noqa: F401 - re-exported
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Claim(_Strict):
+    """A short claim plus other ways of saying it; a plain string is accepted as the text."""
+
+    text: Text
+    aliases: tuple[Text, ...] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_string(cls, value: Any) -> Any:
+        return {"text": value} if isinstance(value, str) else value
+
+    @property
+    def phrasings(self) -> tuple[str, ...]:
+        return (self.text, *self.aliases)
+
+
+class Question(_Strict):
+    id: Id
+    prompt: Text
+    kind: Kind = "technical"
+    difficulty: int = Field(default=2, ge=1, le=3)
+    tags: tuple[Text, ...] = ()
+    target_seconds: int = Field(default=60, gt=0, le=3600)
+    key_points: tuple[Claim, ...] = ()
+    pitfalls: tuple[Claim, ...] = ()
+    follow_ups: tuple[Id, ...] = ()
+    notes: Text | None = None
+
+
+class CategoryFile(_Strict):
+    """questions/<category>.yaml"""
+
+    category: Id
+    title: Text
+    description: Text | None = None
+    questions: tuple[Question, ...] = ()
+
+
+class Answer(_Strict):
+    question: Id
+    answer: Text
+    # "own": the candidate's prepared answer; "model": a reference answer written for study.
+    source: Literal["own", "model"] = "own"
+
+
+class AnswersFile(_Strict):
+    """answers/<any>.yaml"""
+
+    answers: tuple[Answer, ...] = ()

@@ -1,0 +1,340 @@
+"""Surgical edits of YAML text that keep every other byte (comments, formatting) as it was.
+
+We never re-dump a user's file: we find the exact span of a node with libyaml's marks and
+replace, insert or delete just that text. Then the caller re-validates the whole bank before
+anything is written, and writes atomically.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from prep.errors import PrepError, WriteFailed, display_path
+
+try:
+    _Loader = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover
+    _Loader = yaml.SafeLoader  # type: ignore[misc]
+
+
+class EditError(PrepError):
+    """A file cannot be edited safely (its layout is not one prep can change without rewriting)."""
+
+
+@dataclass(frozen=True)
+class Edit:
+    start: int  # character offsets into the text
+    end: int
+    replacement: str
+
+
+def compose(text: str) -> yaml.Node | None:
+    loader = _Loader(text)
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
+
+
+def apply(text: str, edits: list[Edit]) -> str:
+    """Apply non-overlapping edits (in any order) to *text*."""
+    for edit in sorted(edits, key=lambda e: e.start, reverse=True):
+        text = text[: edit.start] + edit.replacement + text[edit.end :]
+    return text
+
+
+def mapping_value(node: yaml.Node, key: str) -> yaml.Node | None:
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if isinstance(k, yaml.ScalarNode) and k.value == key:
+                return v
+    return None
+
+
+def line_start(text: str, index: int) -> int:
+    return text.rfind("\n", 0, index) + 1
+
+
+def next_line(text: str, index: int) -> int:
+    """Index of the start of the line after *index* (or the end of the text)."""
+    found = text.find("\n", index)
+    return len(text) if found == -1 else found + 1
+
+
+def scalar(value: str) -> str:
+    """A one-line YAML scalar for *value*: plain when safe, quoted otherwise."""
+    dumped = yaml.safe_dump(value, default_flow_style=True, width=10_000, allow_unicode=True)
+    return dumped.removesuffix("\n...\n").removesuffix("\n")
+
+
+def block_text(value: str, indent: int, parent: int) -> str:
+    """A literal block scalar (|) for multi-line text, indented for its position under a key at
+    column *parent*. Text whose first line is indented (code) states its indentation ("|2"),
+    since YAML would otherwise take the first line's indentation for the block's."""
+    pad = " " * indent
+    lines = value.strip("\n").splitlines()
+    body = "\n".join(pad + line if line.strip() else "" for line in lines)
+    first = next((line for line in lines if line.strip()), "")
+    indicator = str(indent - parent) if first[:1].isspace() else ""
+    return f"|{indicator}\n" + body
+
+
+class _BankDumper(yaml.SafeDumper):
+    """Dumps in the bank's hand-written style: nested lists indented, multi-line text as | blocks."""
+
+    def increase_indent(self, flow: bool = False, indentless: bool = False) -> None:
+        return super().increase_indent(flow, False)
+
+
+def _represent_text(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    style = "|" if "\n" in value.strip("\n") else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value.strip("\n") + ("\n" if style else ""), style=style)
+
+
+FLOW_LIST_WIDTH = 60  # a list of plain values longer than this is written one item a line
+
+
+def _represent_list(dumper: yaml.SafeDumper, value: list) -> yaml.Node:
+    # Short lists of plain values read best inline ([a, b]); long ones and lists of mappings as
+    # blocks, as a person would write them (a wrapped [flow, list] is hard to edit).
+    flow = (all(isinstance(v, (str, int, float)) and "\n" not in str(v) for v in value)
+            and sum(len(str(v)) + 2 for v in value) <= FLOW_LIST_WIDTH)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
+
+
+def _represent_dict(dumper: yaml.SafeDumper, value: dict) -> yaml.Node:
+    return dumper.represent_mapping("tag:yaml.org,2002:map", value.items(), flow_style=False)
+
+
+_BankDumper.add_representer(str, _represent_text)
+_BankDumper.add_representer(list, _represent_list)
+_BankDumper.add_representer(dict, _represent_dict)
+
+
+def dump(data: Any) -> str:
+    return yaml.dump(data, Dumper=_BankDumper, sort_keys=False, allow_unicode=True, width=100,
+                     default_flow_style=None, indent=2)
+
+
+def render_item(data: dict[str, Any], indent: int) -> str:
+    """One sequence item ('- key: value' lines) indented at *indent* columns, ending in a newline."""
+    return render_items([data], indent)[0]
+
+
+def render_items(items: list[dict[str, Any]], indent: int) -> tuple[str, list[int]]:
+    """Sequence items indented at *indent* columns, dumped in one go, and the 0-based line (within
+    the returned text) where each item starts."""
+    pad = " " * indent
+    lines = dump(list(items)).rstrip("\n").split("\n")
+    # Nested lists are indented and block text is indented under its key, so a "-" in column 0
+    # of the dump can only start one of the items.
+    starts = [n for n, line in enumerate(lines) if line == "-" or line.startswith("- ")]
+    return "".join((pad + line if line.strip() else "") + "\n" for line in lines), starts
+
+
+def append_to_sequence(text: str, key: str, item: dict[str, Any]) -> str:
+    """Append *item* to the top-level block sequence *key* without touching other bytes."""
+    return append_items(text, key, [item])[0]
+
+
+def append_items(text: str, key: str, items: list[dict[str, Any]]) -> tuple[str, list[int]]:
+    """Append *items* to the top-level block sequence *key* without touching other bytes.
+
+    The text is composed once, whatever the number of items (appending one at a time is
+    quadratic in the size of the file). Returns the new text and the 1-based line where each
+    item starts in it.
+    """
+    if not items:
+        return text, []
+    head, indent, tail = _append_point(text, key)
+    rendered, starts = render_items(items, indent)
+    first = head.count("\n") + 1
+    return head + rendered + tail, [first + n for n in starts]
+
+
+def _append_point(text: str, key: str) -> tuple[str, int, str]:
+    """Where items appended to *key* go: the text before them, their indent, the text after."""
+    root = compose(text)
+    if root is None:  # a new or empty file
+        return _with_newline(text) + f"{key}:\n", 2, ""
+    if not isinstance(root, yaml.MappingNode):
+        raise EditError("the file's top level is not a mapping")
+    seq = mapping_value(root, key)
+    if seq is None:
+        return _with_newline(text) + f"{key}:\n", 2, ""
+    empty_scalar = isinstance(seq, yaml.ScalarNode) and seq.value == "" and seq.tag.endswith(":null")
+    if not (isinstance(seq, yaml.SequenceNode) or empty_scalar):
+        raise EditError(f"'{key}' is not a list")
+    if empty_scalar or not seq.value:
+        # `key: []` or `key:` alone: the items become the first entries of a block list.
+        before = text[: seq.start_mark.index].rstrip(" ")
+        after = text[seq.end_mark.index :]
+        newline = after.find("\n")
+        same_line, rest = (after, "") if newline == -1 else (after[:newline], after[newline + 1 :])
+        return before + same_line.rstrip() + "\n", 2, rest
+    if seq.flow_style:
+        raise EditError(f"'{key}' is written as a [flow, list]; prep only appends to block lists")
+    indent = _dash_column(text, seq.value[0].start_mark.index)
+    insert_at = seq.value[-1].end_mark.index
+    if insert_at and text[insert_at - 1] != "\n":
+        insert_at = next_line(text, insert_at)
+    # The last item's node runs over the blank and comment lines after it; comments left of the
+    # list's dashes are about the file, not the item, and stay after the new item.
+    first_line = line_start(text, seq.value[-1].start_mark.index)
+    while insert_at > first_line:
+        previous = line_start(text, insert_at - 1)
+        line = text[previous:insert_at]
+        if line.strip() and not (line.lstrip().startswith("#") and len(line) - len(line.lstrip()) < indent):
+            break
+        insert_at = previous
+    head = _with_newline(text[:insert_at]) if insert_at == len(text) else text[:insert_at]
+    return head, indent, text[insert_at:]
+
+
+def _dash_column(text: str, item_start: int) -> int:
+    """The column of the "-" that introduces the sequence item starting at *item_start*."""
+    dash = text.rfind("-", line_start(text, item_start), item_start)
+    return dash - line_start(text, item_start) if dash >= 0 else 0
+
+
+def _with_newline(text: str) -> str:
+    return text if not text or text.endswith("\n") else text + "\n"
+
+
+def sequence_item_span(text: str, seq: yaml.SequenceNode, index: int) -> tuple[int, int]:
+    """The whole lines that hold item *index* of a block sequence (comments inside included)."""
+    item = seq.value[index]
+    start = line_start(text, item.start_mark.index)
+    if index + 1 < len(seq.value):
+        end = line_start(text, seq.value[index + 1].start_mark.index)
+        # Blank lines, and comments no deeper than the dashes, just above the next item belong
+        # to it ("# --- Section ---"); a comment indented into the removed item goes with it.
+        dash = _dash_column(text, item.start_mark.index)
+        while end > start:
+            previous = line_start(text, end - 1)
+            line = text[previous:end]
+            stripped = line.strip()
+            if stripped and not (stripped.startswith("#") and len(line) - len(line.lstrip()) <= dash):
+                break
+            end = previous
+        # A blank line kept there replaces one above the removed item rather than doubling it,
+        # and a first item leaves none under the list's key.
+        if text[end:end + 1] == "\n":
+            if index == 0:
+                while text[end:end + 1] == "\n":
+                    end += 1
+            while start > 0 and not text[line_start(text, start - 1):start].strip():
+                start = line_start(text, start - 1)
+    else:
+        end = item.end_mark.index
+        if end and text[end - 1] != "\n":
+            end = next_line(text, end)
+        # The last item's node runs over trailing blank and comment lines: leave those be.
+        while end > start:
+            previous = line_start(text, end - 1)
+            stripped = text[previous:end].strip()
+            if stripped and not stripped.startswith("#"):
+                break
+            end = previous
+    return start, end
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write via a temporary file in the same directory, fsync, then os.replace.
+
+    A crash at any point leaves either the old file or the new one, never a mix. An OS error
+    (no permission, a full disk) becomes a WriteFailed naming the file.
+    """
+    _replace(Path(path), text.encode("utf-8"))
+
+
+def write_files(texts: dict[Path, str | None]) -> None:
+    """Write (or, for None, delete) several files, all or nothing: when one of them cannot be
+    written, those already written get their old content back before the error is raised.
+
+    Texts are edited with "\n" line ends and no BOM; a file that had CRLF line ends or a UTF-8
+    BOM keeps them."""
+    originals = {path: path.read_bytes() if path.exists() else None for path in texts}
+    done: list[Path] = []
+    try:
+        for path, text in texts.items():
+            if text is None:
+                try:
+                    path.unlink(missing_ok=True)
+                except OSError as error:
+                    raise WriteFailed(f"cannot delete {display_path(path)}: {error.strerror or error}") from error
+            else:
+                _replace(path, _in_style_of(originals[path], text))
+            done.append(path)
+    except BaseException as error:
+        stuck = []
+        for path in reversed(done):
+            try:
+                old = originals[path]
+                if old is None:
+                    path.unlink(missing_ok=True)
+                else:
+                    _replace(path, old)
+            except (OSError, WriteFailed):
+                stuck.append(display_path(path))
+        if isinstance(error, WriteFailed):
+            error.hint = (f"could not restore {', '.join(stuck)}: check it with `prep validate`" if stuck
+                          else "nothing was changed")
+        raise
+
+
+def _in_style_of(original: bytes | None, text: str) -> bytes:
+    data = text.encode("utf-8")
+    if original is None:
+        return data
+    if b"\r\n" in original and b"\r\n" not in data:
+        data = data.replace(b"\n", b"\r\n")
+    if original.startswith(codecs.BOM_UTF8) and not data.startswith(codecs.BOM_UTF8):
+        data = codecs.BOM_UTF8 + data
+    return data
+
+
+def _replace(path: Path, data: bytes) -> None:
+    # A bank file that is a symlink (to a shared file elsewhere) is written where it points,
+    # and stays a link: replacing the link itself would fork the file without a word.
+    path = Path(os.path.realpath(path)) if path.is_symlink() else path
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as error:
+        raise WriteFailed(f"cannot write {display_path(path)}: {error.strerror or error}") from error
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        # mkstemp makes the file 0600; keep the mode of the file replaced, or for a new file
+        # the one the user's umask gives, as any other program's new file would have.
+        os.chmod(tmp, path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException as error:
+        Path(tmp).unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise WriteFailed(f"cannot write {display_path(path)}: {error.strerror or error}") from error
+        raise
+    try:  # make the rename itself durable
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+    except OSError:
+        pass
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)  # the only way to read it is to set it: put it straight back
+    os.umask(mask)
+    return mask
+

@@ -1,0 +1,162 @@
+"""Commands that read the bank: validate, list, show, search."""
+
+
+import json
+from typing import Annotated
+
+import typer
+
+from prep.cli.context import AppContext
+from prep.errors import EXIT_INVALID_BANK
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of the usual output.")]
+CategoryOption = Annotated[
+    list[str] | None,
+    typer.Option("--category", "-c", metavar="CATEGORY", help="Only this category (repeat for several).", show_default=False),
+]
+TagOption = Annotated[
+    list[str] | None,
+    typer.Option("--tag", "-t", metavar="TAG", help="Only questions with this tag (repeat for any of several).", show_default=False),
+]
+KindOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--kind", "-k", metavar="KIND", help="Only this kind: technical, behavioral, strategy or ask (repeatable).",
+        show_default=False,
+    ),
+]
+
+
+def emit_json(data: object) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def read_stdin_text() -> str:
+    """All of standard input as text; bytes that are not UTF-8 are an error, not a crash later."""
+    import sys
+
+    from prep.errors import UsageError
+
+    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"standard input is not valid UTF-8 text (byte {data[exc.start]:#04x} at offset "
+                         f"{exc.start})") from None
+
+
+def question_json(bank, question) -> dict:  # type: ignore[no-untyped-def]
+    data = question.model_dump(mode="json")
+    data["category"] = bank.category_of[question.id]
+    answer = bank.answers.get(question.id)
+    data["answer"] = answer.answer if answer else None
+    data["answer_source"] = answer.source if answer else None
+    return data
+
+
+def validate(
+    ctx: typer.Context,
+    as_json: JsonOption = False,
+) -> None:
+    """Check every file of the bank and list every problem as file:line:col.
+
+    Exits 0 when the bank is valid, 2 when it has problems. Near-duplicate prompts are
+    reported as warnings and do not fail validation.
+    """
+    from prep.bank import lint
+    from prep.cli.render import console, validation_report
+
+    app: AppContext = ctx.obj
+    report = lint.validate(app.bank_location())
+    if as_json:
+        emit_json(report.to_dict())
+    else:
+        out = console()
+        for line in validation_report(report):
+            out.print(line, soft_wrap=True)
+    if not report.ok:
+        raise typer.Exit(EXIT_INVALID_BANK)
+
+
+def list_questions(
+    ctx: typer.Context,
+    category: CategoryOption = None,
+    tag: TagOption = None,
+    kind: KindOption = None,
+    search: Annotated[
+        str | None,
+        typer.Option("--search", "-s", metavar="TEXT", help="Fuzzy text to look for in ids, prompts, key points, tags and answers."),
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """List the questions of the bank, optionally filtered and fuzzy-searched."""
+    from prep.bank import selection
+
+    app: AppContext = ctx.obj
+    bank = app.bank()
+    questions = selection.select(bank, categories=category or (), tags=tag or (), kinds=kind or ())
+    hits = selection.search(bank, search, questions) if search is not None else None
+    if as_json:
+        rows = [h.question for h in hits] if hits is not None else questions
+        emit_json([question_json(bank, q) for q in rows])
+        return
+    _print_table(bank, questions, hits)
+
+
+def search(
+    ctx: typer.Context,
+    text: Annotated[str, typer.Argument(metavar="TEXT", help="What to look for; typos and word order are tolerated.")],
+    limit: Annotated[int, typer.Option("--limit", "-l", metavar="N", min=1, help="Show at most this many matches.")] = 20,
+    as_json: JsonOption = False,
+) -> None:
+    """Fuzzy-search prompts, key points, tags and answers, best match first."""
+    from prep.bank import selection
+
+    app: AppContext = ctx.obj
+    bank = app.bank()
+    hits = selection.search(bank, text, limit=limit)
+    if as_json:
+        emit_json(
+            [
+                {"id": h.question.id, "score": round(h.score, 1), "field": h.field, "text": h.text,
+                 "prompt": h.question.prompt}
+                for h in hits
+            ]
+        )
+        return
+    _print_table(bank, [h.question for h in hits], hits)
+
+
+def _print_table(bank, questions, hits) -> None:  # type: ignore[no-untyped-def]
+    from prep.cli.render import console, question_table
+
+    out = console()
+    shown = len(hits) if hits is not None else len(questions)
+    if not shown:
+        out.print("No questions match.")
+        return
+    out.print(question_table(bank, questions, hits, width=out.width))
+    out.print(f"{shown} question{'s' if shown != 1 else ''}", style="dim")
+
+
+def show(
+    ctx: typer.Context,
+    question_id: Annotated[str, typer.Argument(metavar="ID", help="The question's id (see `prep list`).")],
+    no_answer: Annotated[bool, typer.Option("--no-answer", help="Hide the prepared answer.")] = False,
+    aliases: Annotated[bool, typer.Option("--aliases", help="Also list every other phrasing of each key point "
+                                                             "and pitfall that the grader accepts.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Show one question: prompt, key points, pitfalls, your answer and follow-ups."""
+    from prep.cli.render import console, question_detail
+
+    app: AppContext = ctx.obj
+    bank = app.bank()
+    question = bank.question(question_id)
+    if as_json:
+        emit_json(question_json(bank, question))
+        return
+    out = console()
+    out.print(question_detail(bank, question, show_answer=not no_answer, width=out.width, aliases=aliases))

@@ -1,0 +1,193 @@
+"""`prep drill` and `prep next`: spaced-repetition sessions over the bank."""
+
+
+from enum import Enum
+from typing import Annotated
+
+import typer
+
+from prep.cli.context import AppContext
+from prep.errors import EXIT_INTERRUPTED, StateReadOnly
+from prep.cli.wording import counted
+from prep.cli.commands.bank import CategoryOption, KindOption, TagOption, emit_json
+
+
+class DrillMode(str, Enum):
+    type = "type"
+    flip = "flip"
+    mock = "mock"
+
+
+def _mode(value: str | DrillMode) -> DrillMode:
+    """--mode in prep's words when it is not one of the modes (typer's own message is pydantic's)."""
+    try:
+        return DrillMode(value)
+    except ValueError:
+        raise typer.BadParameter(f"{value!r} is not a mode; choose type, flip or mock") from None
+
+
+def drill(
+    ctx: typer.Context,
+    category: CategoryOption = None,
+    tag: TagOption = None,
+    kind: KindOption = None,
+    new: Annotated[
+        int | None, typer.Option("--new", "-n", metavar="N", min=0, help="New cards allowed today (default 10, or the config).",
+                                    show_default=False)
+    ] = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", "-l", metavar="N", min=1, help="Stop after this many cards; follow-ups you accept and cards you rate Again come on top.", show_default=False)
+    ] = None,
+    shuffle: Annotated[bool, typer.Option("--shuffle", help="Shuffle the order of due and new cards.")] = False,
+    cram: Annotated[
+        bool, typer.Option("--cram", help="Drill anything, weakest first, without touching the schedule.")
+    ] = False,
+    mode: Annotated[
+        DrillMode,
+        typer.Option("--mode", "-m", metavar="MODE", parser=_mode,
+                     help="type: type answers and get graded; flip: reveal and self-grade; "
+                     "mock: a timed mock interview with a report at the end."),
+    ] = DrillMode.type,
+    count: Annotated[int, typer.Option("--count", metavar="N", min=1, help="Questions in a mock interview.")] = 8,
+    record: Annotated[
+        bool, typer.Option("--record", help="Mock mode: let the mock interview's grades update the schedule.")
+    ] = False,
+    retention: Annotated[
+        float | None, typer.Option("--retention", metavar="0.5-0.99", min=0.5, max=0.99,
+                                      help="Desired retention for scheduling (default 0.9, or the config).",
+                                      show_default=False)
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the session summary as JSON at the end.")] = False,
+) -> None:
+    """Drill questions with spaced repetition: due cards first, then new ones.
+
+    Type your answer (finish with a blank line), see what it covered and missed, and
+    rate it: 1 Again, 2 Hard, 3 Good, 4 Easy, Enter accepts the suggestion; u undoes the last
+    rating, e edits the question, s skips, q quits. Every rating is saved at once.
+    """
+    import random
+
+    from prep import clock
+    from prep.bank import selection
+    from prep.cli.render import summary_table, when_text
+    from prep.review.session import Session, build_queue, due_outlook, mock_queue, run
+    from prep.cli.drill_ui import ConsoleUI
+
+    app: AppContext = ctx.obj
+    bank = app.bank()
+    schedules = record if mode is DrillMode.mock else not cram  # mock and cram leave the schedule alone
+    try:  # cram and mock still keep what was typed, as practice, where the state can be written
+        settings, store, scheduler = app.open_schedule(retention, new, write=True)
+        keep_practice = True
+    except StateReadOnly:
+        if schedules:
+            raise
+        settings, store, scheduler = app.open_schedule(retention, new, write=False)
+        keep_practice = False
+    questions = selection.select(bank, categories=category or (), tags=tag or (), kinds=kind or ())
+    rng = random.Random()
+    if mode is DrillMode.mock:
+        queue = mock_queue(questions, bank, count, rng)
+        record_reviews = record
+    else:
+        queue = build_queue(
+            bank, store, scheduler, clock.now(), questions,
+            new_per_day=settings.new_per_day, limit=limit, shuffle=shuffle, cram=cram, rng=rng,
+        )
+        record_reviews = not cram
+    scope = frozenset(q.id for q in questions)
+    session = Session(bank, store, scheduler, clock.now, mode=mode.value, record=record_reviews, scope=scope,
+                      keep_practice=keep_practice)
+    # With --json, stdout carries only the summary: the session itself is shown on stderr.
+    ui = ConsoleUI(session, editor=lambda q: _edit_during_drill(app, session, q), stderr=as_json)
+    if not keep_practice:
+        ui.notify("the state database is read-only here: answers in this session are not kept")
+    if not questions:
+        ui.out.print("No question matches these filters together (-c, --tag, --kind).")
+    elif not queue:
+        _, next_due = due_outlook(store, bank, clock.now(), scope)
+        when = when_text(next_due) if next_due else "none scheduled (nothing here reviewed yet)"
+        ui.out.print(f"Nothing to drill now. Next card due: {when}.\n"
+                     "Use --cram to drill anyway, or --new N to allow more new cards today.")
+    if not queue:
+        if as_json:
+            emit_json(session.finish().to_dict())
+        return
+    summary = run(session, queue, ui)
+    ui.out.print()
+    ui.out.print(summary_table(summary, detailed=mode is DrillMode.mock))
+    if as_json:
+        emit_json(summary.to_dict())
+    store.close()
+    if summary.interrupted:
+        raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _edit_during_drill(app: AppContext, session, question) -> str:  # type: ignore[no-untyped-def]
+    """Open the question in the editor; keep drilling with the new text if the bank is valid."""
+    from prep.bank.load import check_bank
+    from prep.cli.editor import open_editor
+
+    app.writable_bank_location()  # not the bundled bank inside the installed package
+    origin = session.bank.question_origin[question.id]
+    open_editor(origin.file, origin.line)
+    bank, problems = check_bank(app.bank_location())
+    if problems:
+        first = "; ".join(str(p) for p in problems[:2])
+        return f"the bank now has {counted(len(problems), 'problem')}, so the old text is used: {first} (fix with `prep validate`)"
+    session.bank = bank
+    return "question reloaded"
+
+
+def next_card(
+    ctx: typer.Context,
+    category: CategoryOption = None,
+    tag: TagOption = None,
+    kind: KindOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Show the card `prep drill` would show first, and how many are due, without starting.
+
+    Fast enough for a shell prompt: when the bank has not changed it is answered from the cache
+    and the state database alone.
+    """
+    from prep import clock
+    from prep import config as config_module
+    from prep.bank.cache import question_index
+    from prep.bank.selection import select_rows
+    from prep.review.session import build_queue
+    from prep.state.store import Store
+
+    app: AppContext = ctx.obj
+    rows = question_index(app.bank_location())
+    selected = select_rows(rows, categories=category or (), tags=tag or (), kinds=kind or ())
+    settings = config_module.load(app.config_path, explicit=app.config_named)
+    now = clock.now()
+    with Store(app.state_path, write=False) as store:
+        queue = build_queue(None, store, None, now, selected, new_per_day=settings.new_per_day)
+        first = queue[0] if queue else None
+        card = store.card(first.question_id) if first else None
+    due = sum(1 for item in queue if item.reason == "due")
+    by_id = {r.id: r for r in selected}
+    data = {
+        "due": due,
+        "new": len(queue) - due,
+        "next": None
+        if first is None
+        else {
+            "id": first.question_id,
+            "prompt": by_id[first.question_id].prompt,
+            "category": by_id[first.question_id].category,
+            "reason": first.reason,
+            "due": card.due.isoformat() if card else None,
+            "state": card.state_name if card else "new",
+        },
+    }
+    if as_json:
+        emit_json(data)
+        return
+    if first is None:
+        typer.echo("Nothing due.")
+        return
+    typer.echo(f"{due} due now, {data['new']} new today. Next ({first.reason}): {first.question_id}")
+    typer.echo(f"  {data['next']['prompt']}")

@@ -1,0 +1,150 @@
+"""`prep export cram|anki|csv` and `prep import`."""
+
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from prep.cli.context import AppContext
+from prep.errors import UsageError, display_path
+from prep.cli.wording import counted
+from prep.cli.commands.bank import CategoryOption, KindOption, TagOption, emit_json
+from prep.cli.options import SubcommandGroup
+
+export_app = typer.Typer(
+    help="Write the bank out: a markdown cram sheet, an Anki deck, or CSV.",
+    cls=SubcommandGroup,
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    add_completion=False,
+)
+
+OutputOption = Annotated[
+    Path | None, typer.Option("--output", "-o", metavar="FILE", help="File to write (default: standard output).",
+                                 show_default=False)
+]
+
+
+def _selected(app: AppContext, category, tag, kind):  # type: ignore[no-untyped-def]
+    from prep.bank import selection
+
+    bank = app.bank()
+    return bank, selection.select(bank, categories=category or (), tags=tag or (), kinds=kind or ())
+
+
+def _write(text: str, output: Path | None) -> None:
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    from prep.bank.yamlsplice import atomic_write
+
+    output.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(output, text)
+    typer.echo(f"wrote {display_path(output)}", err=True)
+
+
+@export_app.command("cram")
+def cram(
+    ctx: typer.Context,
+    output: OutputOption = None,
+    category: CategoryOption = None,
+    tag: TagOption = None,
+    kind: KindOption = None,
+    weakest: Annotated[int | None, typer.Option("--weakest", metavar="N", min=1, help="Only the N weakest questions "
+                       "(lowest recall probability, most lapses), weakest first.", show_default=False)] = None,
+    due: Annotated[bool, typer.Option("--due", help="Only questions due now.")] = False,
+    questions_only: Annotated[bool, typer.Option("--questions-only", help="A practice sheet: prompts only, "
+                              "no key points or answers.")] = False,
+    ask: Annotated[bool, typer.Option("--ask", help="Put the questions to ask the interviewer in a final "
+                   "section.")] = False,
+) -> None:
+    """A markdown cram sheet: contents, a section per category, key points, answers, pitfalls."""
+    from prep import clock
+    from prep.exchange.export import CramOptions, cram_sheet
+
+    app: AppContext = ctx.obj
+    bank, questions = _selected(app, category, tag, kind)
+    now = clock.now()
+    if weakest is not None or due:
+        from prep.review.session import weakest_first
+        _settings, store, scheduler = app.open_schedule(write=False)
+        with store:
+            if due:
+                due_ids = {qid for qid, _ in store.due_ids(now)}
+                questions = [q for q in questions if q.id in due_ids]
+            if weakest is not None:
+                questions = weakest_first(questions, store.cards(), scheduler, now)[:weakest]
+    _write(cram_sheet(bank, questions, now, CramOptions(questions_only=questions_only, ask_section=ask)), output)
+
+
+@export_app.command("anki")
+def anki(
+    ctx: typer.Context,
+    output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE", help="The .apkg file to write.")],
+    category: CategoryOption = None,
+    tag: TagOption = None,
+    kind: KindOption = None,
+) -> None:
+    """An Anki package (.apkg): a deck per category under 'prep'; re-importing updates notes."""
+    from prep.exchange.export import anki_package
+
+    app: AppContext = ctx.obj
+    if output.suffix != ".apkg":
+        raise UsageError(f"{output}: Anki packages end in .apkg")
+    bank, questions = _selected(app, category, tag, kind)
+    count = anki_package(bank, questions, output)
+    typer.echo(f"wrote {counted(count, 'note')} to {display_path(output)}")
+
+
+@export_app.command("csv")
+def csv_export(
+    ctx: typer.Context,
+    output: OutputOption = None,
+    category: CategoryOption = None,
+    tag: TagOption = None,
+    kind: KindOption = None,
+    tsv: Annotated[bool, typer.Option("--tsv", help="Tab-separated instead of comma-separated.")] = False,
+) -> None:
+    """CSV with a header row and one row per question, which `prep import` reads back unchanged.
+
+    Columns: id, category, prompt, key_points, pitfalls, answer, tags, kind, difficulty,
+    target_seconds, answer_source, follow_ups, notes, category_title. List cells (key points,
+    pitfalls, tags, follow-ups) hold JSON lists.
+    """
+    from prep.exchange.csvio import to_csv
+
+    app: AppContext = ctx.obj
+    bank, questions = _selected(app, category, tag, kind)
+    _write(to_csv(bank, questions, "\t" if tsv else ","), output)
+
+
+def import_file(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="CSV/TSV with a header row (as `prep export csv` writes), or "
+                                               "Anki's 'Notes in Plain Text' export.")],
+    category: Annotated[str, typer.Option("--category", "-c", metavar="CATEGORY", help="Category to add the questions to "
+                                          "(created if new).")],
+    title: Annotated[str | None, typer.Option("--title", metavar="TEXT", help="Title of a new category (default: the "
+                     "file's category_title for that category, else one made from its name).",
+                     show_default=False)] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print what was added and skipped as JSON.")] = False,
+) -> None:
+    """Import questions, appended to a category file the way `prep add` writes them."""
+    from prep.exchange.csvio import parse_import
+    from prep.exchange.importer import import_rows
+
+    app: AppContext = ctx.obj
+    location = app.writable_bank_location()
+    if not file.is_file():
+        raise UsageError(f"no such file: {file}")
+    source = parse_import(file)
+    result = import_rows(location, app.bank(), source, category, title, retired=app.retired_ids())
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    typer.echo(f"added {counted(len(result.added), 'question')} to {category}")
+    notes = [(line, f"skipped: {reason}") for line, reason in result.skipped]
+    notes += [(line, f"id {old!r} is taken; imported as {new!r}") for line, old, new in result.renamed]
+    for line, note in sorted(notes):
+        typer.echo(f"{source.file}:{line}: {note}", err=True)

@@ -1,0 +1,87 @@
+"""`prep grade`: score an answer from the command line or a batch file."""
+
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from prep.cli.context import AppContext
+from prep.errors import UsageError
+from prep.cli.commands.bank import emit_json, read_stdin_text
+
+
+def grade(
+    ctx: typer.Context,
+    question_id: Annotated[
+        str | None, typer.Argument(metavar="ID", help="The question to grade against (not with --file).", show_default=False)
+    ] = None,
+    answer: Annotated[
+        str | None,
+        typer.Option("--answer", "-a", metavar="TEXT", help="The attempt to grade. Without it, read from standard input.",
+                     show_default=False),
+    ] = None,
+    elapsed: Annotated[
+        float | None,
+        typer.Option("--elapsed", metavar="SECONDS", min=0, help="Seconds the answer took; enables the 'easy' rating.",
+                     show_default=False),
+    ] = None,
+    file: Annotated[
+        Path | None,
+        typer.Option("--file", "-f", metavar="FILE", help="Grade a YAML list of {question, answer[, elapsed]} attempts; if any row is "
+                     "invalid, every problem is listed and nothing is graded.",
+                     show_default=False),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (one object; a list with --file).")] = False,
+) -> None:
+    """Score an answer against a question's key points, pitfalls and prepared answer."""
+    from prep.grading import batch
+
+    app: AppContext = ctx.obj
+    bank = app.bank()
+    if file is not None:
+        if question_id or answer is not None:
+            raise UsageError("--file grades a batch; do not also give an ID or --answer")
+        results = batch.grade_file(bank, file)
+        if as_json:
+            emit_json([r.to_dict() for r in results])
+        else:
+            _print_batch(results)
+        return
+    if not question_id:
+        raise UsageError("give a question ID (see `prep list`), or --file for a batch")
+    question = bank.question(question_id)
+    if answer is None:
+        if sys.stdin.isatty():
+            typer.echo(f"{question.prompt}\n(type your answer; end with Ctrl-D)", err=True)
+        answer = read_stdin_text()
+    if not answer.strip():
+        raise UsageError("the answer is empty: nothing to grade", hint="give it with --answer, or on standard input")
+    result = batch.grade_one(bank, question.id, answer, elapsed)
+    if as_json:
+        emit_json(result.to_dict())
+        return
+    from prep.cli.render import console, grade_report
+
+    stored = bank.answers.get(question.id)
+    console().print(
+        grade_report(result.grade, answer_text=None, answer_source=stored.source if stored else "own")
+    )
+    typer.echo(f"suggested rating: {result.grade.rating}")
+
+
+def _print_batch(results) -> None:  # type: ignore[no-untyped-def]
+    from rich.table import Table
+    from rich.text import Text
+
+    from prep.cli.render import VERDICT_STYLE, console
+
+    table = Table(show_edge=False)
+    for column in ("question", "score", "verdict", "rating", "missed"):
+        table.add_column(column)
+    for r in results:
+        g = r.grade
+        table.add_row(r.question, str(g.score), Text(g.verdict, style=VERDICT_STYLE[g.verdict]), g.rating,
+                      str(len(g.missed)))
+    console().print(table)

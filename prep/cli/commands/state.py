@@ -1,0 +1,149 @@
+"""`prep state check|export|import|prune`: the review history's health, backup and moves."""
+
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from prep.cli.context import AppContext
+from prep.errors import EXIT_STATE, UsageError, display_path
+from prep.cli.wording import counted
+from prep.cli.commands.bank import emit_json
+from prep.cli.options import SubcommandGroup
+
+state_app = typer.Typer(
+    help="Check, export, import or prune your review history (the SQLite state database).",
+    cls=SubcommandGroup,
+    no_args_is_help=True,
+    rich_markup_mode=None,
+    add_completion=False,
+)
+
+
+def _interactive() -> bool:
+    return sys.stdin.isatty()
+
+
+@state_app.command("check")
+def check(
+    ctx: typer.Context,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Run SQLite's integrity check, list kept backups and damaged copies, and say how to restore.
+
+    Only looks: the database is opened read-only and nothing is moved or changed.
+    """
+    from prep.state.transfer import check as run_check
+
+    app: AppContext = ctx.obj
+    health = run_check(app.state_path)
+    if as_json:
+        emit_json(health.to_dict())
+    else:
+        typer.echo(f"state database: {health.path}")
+        typer.echo(f"  {health.detail}")
+        if health.note:
+            typer.echo(f"  {health.note}")
+        if health.reviews is not None:
+            typer.echo(f"  {counted(health.reviews, 'review')}, {counted(health.cards or 0, 'card')}, "
+                       f"schema {health.schema}")
+        for title, paths in (("backups", health.backups), ("damaged copies (moved aside)", health.damaged)):
+            if paths:
+                typer.echo(f"{title}, newest first:")
+                for path in paths:
+                    typer.echo(f"  {path}")
+        if health.restore:
+            typer.echo("to restore your history:")
+            for step, command in health.restore:
+                typer.echo(f"  {step}:\n    {command}")
+    if not health.ok:
+        raise typer.Exit(EXIT_STATE)
+
+
+@state_app.command("export")
+def export(
+    ctx: typer.Context,
+    file: Annotated[Path | None, typer.Argument(metavar="FILE", help="Where to write (JSON Lines); '-' or nothing for stdout.",
+                                                   show_default=False)] = None,
+) -> None:
+    """Write every card state and review as JSON Lines: a backup you can diff, move and re-import."""
+    from prep.state.transfer import export_lines
+    from prep.state.store import Store
+    from prep.bank.yamlsplice import atomic_write
+
+    app: AppContext = ctx.obj
+    with Store(app.state_path, write=False) as store:
+        text = "".join(line + "\n" for line in export_lines(store))
+    if file is None or str(file) == "-":
+        sys.stdout.write(text)
+    else:
+        atomic_write(file, text)
+        typer.echo(f"wrote {display_path(file)}", err=True)
+
+
+@state_app.command("import")
+def import_(
+    ctx: typer.Context,
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="A file written by `prep state export`.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print what was merged as JSON.")] = False,
+) -> None:
+    """Merge an export into your history: by question and review time; importing twice is harmless."""
+    from prep.state.transfer import import_lines
+    from prep.state.store import Store
+
+    app: AppContext = ctx.obj
+    if not file.is_file():
+        raise UsageError(f"no such file: {file}")
+    with Store(app.state_path) as store:
+        report = import_lines(store, file)
+    if as_json:
+        emit_json(report.to_dict())
+    else:
+        typer.echo(f"reviews: {report.reviews_added} added, {report.reviews_present} already present; "
+                   f"cards: {report.cards_added} added, {report.cards_updated} updated, {report.cards_kept} kept"
+                   + (f"; practice: {report.practice_added} added, {report.practice_present} already present"
+                      if report.practice_added or report.practice_present else ""))
+
+
+@state_app.command("prune")
+def prune(
+    ctx: typer.Context,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print what was deleted as JSON.")] = False,
+) -> None:
+    """Delete the history of questions that are no longer in the bank."""
+    from prep.state.transfer import orphans
+    from prep.state.transfer import prune as run_prune
+    from prep.state.store import Store
+
+    app: AppContext = ctx.obj
+    keep = set(app.bank().questions)
+    nothing = {"questions": 0, "reviews": 0, "cards": 0, "practice": 0}
+    with Store(app.state_path, write=False) as store:
+        gone = orphans(store, keep)
+        if not gone:
+            if as_json:
+                emit_json(nothing)
+            else:
+                typer.echo("nothing to prune: every question in the history is in the bank")
+            return
+        store.require_write()
+        if not yes:
+            if not _interactive():
+                raise UsageError(f"{counted(len(gone), 'question')} would be pruned; pass --yes to confirm")
+            # Questions go to stderr, so that stdout holds only the result (JSON with --json).
+            typer.echo("history of questions no longer in the bank: " + ", ".join(gone), err=True)
+            if not typer.confirm("Delete it?", default=False, err=True):
+                if as_json:
+                    emit_json(nothing)
+                else:
+                    typer.echo("nothing deleted")
+                return
+        result = run_prune(store, keep)
+    if as_json:
+        emit_json(result)
+    else:
+        typer.echo(f"pruned {counted(result['questions'], 'question')}: {counted(result['reviews'], 'review')}, "
+                   f"{counted(result['cards'], 'card')}, {counted(result['practice'], 'practice answer')}")

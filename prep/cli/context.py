@@ -1,0 +1,87 @@
+"""What every command shares: the global options, and the bank loaded once on demand."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from prep import paths
+
+if TYPE_CHECKING:
+    from prep.bank.load import Bank
+
+
+@dataclass
+class AppContext:
+    bank_option: Path | None = None
+    state_option: Path | None = None
+    config_option: Path | None = None
+    debug: bool = False
+    _bank: Bank | None = field(default=None, repr=False)
+
+    def bank_location(self) -> paths.BankLocation:
+        return paths.find_bank(self.bank_option)
+
+    def writable_bank_location(self) -> paths.BankLocation:
+        """The bank, for a command that changes it: never the copy inside the installed package."""
+        location = self.bank_location()
+        if location.installed:
+            from prep.errors import UsageError
+
+            raise UsageError(
+                "the bundled bank is part of the installed package: changes there are lost when prep is "
+                "upgraded or reinstalled",
+                hint="run `prep init` to copy it to ./questions and ./answers, then run prep in that folder "
+                     "(or point --bank / PREP_BANK at it)",
+            )
+        return location
+
+    def bank(self) -> Bank:
+        """The validated bank; raises BankInvalid (exit 2) when it has problems."""
+        if self._bank is None:
+            from prep.bank.load import load_bank
+
+            self._bank = load_bank(self.bank_location())
+        return self._bank
+
+    def open_schedule(self, retention: float | None = None, new: int | None = None, *,  # type: ignore[no-untyped-def]
+                      write: bool = True):
+        """Drill settings (config < options), the state store, and a scheduler using the
+        personal FSRS weights `prep optimize` saved, if any. *write*: the command records
+        reviews, so a database that cannot be written is refused up front."""
+        from dataclasses import replace
+
+        from prep import config
+        from prep.review.scheduler import Scheduler
+        from prep.state.store import Store
+
+        settings = config.load(self.config_path, overrides={"desired_retention": retention, "new_per_day": new},
+                               explicit=self.config_named)
+        store = Store(self.state_path, write=write)
+        personal = store.fsrs_parameters()
+        scheduler = Scheduler(replace(settings.scheduler, parameters=personal) if personal else settings.scheduler)
+        return settings, store, scheduler
+
+    def retired_ids(self) -> frozenset[str]:
+        """Ids the review history has but the bank no longer does (removed, not yet pruned): a new
+        question given one of them would inherit that history."""
+        from prep.state.store import Store
+
+        with Store(self.state_path, write=False) as store:
+            return frozenset(store.history_ids() - set(self.bank().questions))
+
+    @property
+    def state_path(self) -> Path:
+        return paths.state_path(self.state_option)
+
+    @property
+    def config_path(self) -> Path:
+        return paths.config_path(self.config_option)
+
+    @property
+    def config_named(self) -> bool:
+        """The user named a config file (--config or $PREP_CONFIG): it must exist."""
+        import os
+
+        return self.config_option is not None or bool(os.environ.get(paths.ENV_CONFIG))

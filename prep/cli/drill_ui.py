@@ -1,0 +1,260 @@
+"""The drill's terminal UI: rich panels and one-key choices on a TTY, plain lines otherwise.
+
+When standard input is not a terminal (a script, a pipe, CliRunner), answers are read as blocks
+of lines ending with a blank line, followed by one line with the choice (1-4, Enter, u, s, q).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Literal, TextIO
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.text import Text
+
+from prep.grading.grade import Grade
+from prep.bank.schema import Question
+from prep.cli.render import KIND_STYLE, console, difficulty, grade_report, prompt_panel
+from prep.review.scheduler import RatingName
+from prep.review.session import Choice, QueueItem, Session, parse_rating, spoken_seconds
+from prep.cli.wording import counted
+
+KEYS_HELP = "1 Again  2 Hard  3 Good  4 Easy  ·  u undo  e edit  s skip  q quit"
+
+
+class ConsoleUI:
+    def __init__(self, session: Session, *, stdin: TextIO | None = None, interactive: bool | None = None,
+                 editor=None, stderr: bool = False) -> None:  # type: ignore[no-untyped-def]
+        self.session = session
+        self.stdin = stdin or sys.stdin
+        if interactive is None:
+            interactive = self.stdin.isatty() and (sys.stderr if stderr else sys.stdout).isatty()
+        self.interactive = interactive
+        # No markup: prompts, key points and typed text are shown as written ("[mask]", "[/]").
+        # Not a terminal: plain lines, unwrapped, for scripts and logs.
+        self.out = Console(highlight=False, markup=False, stderr=stderr) if interactive else console(
+            stderr, no_color=True, force_terminal=False, emoji=False, width=100, soft_wrap=True)
+        self._started = time.monotonic()
+        self._editor = editor
+
+    # --- output -------------------------------------------------------------------------
+
+    def show_card(self, question: Question, item: QueueItem, position: int, total: int) -> None:
+        bank = self.session.bank
+        category = bank.category(question.id).title
+        meta = (
+            f"{category} · {question.kind} · difficulty {difficulty(question.difficulty)} · "
+            f"target {question.target_seconds}s"
+        )
+        label = {"new": "new", "due": "due", "follow-up": "follow-up", "cram": "cram", "mock": "mock",
+                 "again": "again"}[item.reason]
+        if self.interactive:
+            self.out.print()
+            self.out.print(
+                prompt_panel(question.prompt, Text(meta, style=KIND_STYLE.get(question.kind, "")), self.out.width,
+                             title=f"[{position}/{total}] {label}", title_align="left", border_style="cyan")
+            )
+        else:
+            self.out.print(f"\n[{position}/{total}] {label} · {meta}\nQ ({question.id}): {question.prompt}")
+        self._started = time.monotonic()
+
+    def notify(self, message: str) -> None:
+        self.out.print(f"· {message}", style="yellow")
+
+    def show_grade(self, question: Question, graded: Grade | None, answer: str, elapsed: float | None) -> None:
+        stored = self.session.bank.answers.get(question.id)
+        target = question.target_seconds
+        if answer.strip():
+            spoken = spoken_seconds(answer)
+            typed = (
+                f"{elapsed:.0f}s typed ({'within' if elapsed <= target else 'over'} the {target}s target) · "
+                if elapsed is not None
+                else f"target {target}s · "
+            )
+            self.out.print(
+                f"⏱  {typed}about {spoken:.0f}s spoken ({counted(len(answer.split()), 'word')})", style="dim"
+            )
+        if graded is not None:
+            self.out.print(grade_report(graded))
+        else:
+            self._reveal(question)
+        if stored:
+            label = "Your prepared answer" if stored.source == "own" else "Model answer"
+            if self.interactive:
+                self.out.print(Panel(Text(stored.answer), title=label, title_align="left", border_style="blue"))
+            else:
+                self.out.print(f"{label}:\n{stored.answer}")
+
+    def _reveal(self, question: Question) -> None:
+        if question.key_points:
+            self.out.print("Key points:", style="bold")
+            for point in question.key_points:
+                self.out.print(f"  • {point.text}")
+        if question.pitfalls:
+            self.out.print("Don't say:", style="bold red")
+            for pitfall in question.pitfalls:
+                self.out.print(f"  ✗ {pitfall.text}")
+
+    # --- input --------------------------------------------------------------------------
+
+    def read_answer(self, question: Question) -> tuple[str, float | None] | None:
+        if self.session.mode == "flip":
+            self.out.print("(think of your answer, then press Enter to reveal; q to quit)", style="dim")
+            line = self._readline()
+            if line is None or line.strip().lower() == "q":
+                return None
+            return "", self._elapsed()
+        empty = "leave empty to pass" if self.session.mode == "mock" else "leave empty to reveal and self-grade"
+        self.out.print(f"Your answer (finish with a blank line; {empty}):", style="dim")
+        lines: list[str] = []
+        while True:
+            line = self._readline("  " if self.interactive else "")
+            if line is None:
+                if not lines and not self.interactive:
+                    return None  # script ran out of input: end the session
+                break
+            if not line.strip():
+                if self.interactive and _pasting(self.stdin):
+                    lines.append("")  # a blank line inside a pasted answer: the rest is on its way
+                    continue
+                break
+            lines.append(line.rstrip("\n"))
+        return "\n".join(lines).strip("\n"), self._elapsed()
+
+    def choose(self, suggested: RatingName | None) -> Choice:
+        default = f"Enter = {suggested}" if suggested else "choose 1-4"
+        while True:
+            self.out.print(f"Rate: {KEYS_HELP}  ({default})", style="bold" if self.interactive else "")
+            key = self._key()
+            if key is None or key == "q":
+                return Choice("quit")
+            if key in ("", "\r", "\n"):
+                if suggested:
+                    return Choice("rate", suggested)
+                self.notify("no suggestion to accept: choose 1-4")
+                continue
+            if key in ("u", "s", "e"):
+                return Choice({"u": "undo", "s": "skip", "e": "edit"}[key])  # type: ignore[arg-type]
+            rating = parse_rating(key)
+            if rating:
+                return Choice("rate", rating)
+            self.notify(f"unknown choice {key!r}")
+
+    def offer_follow_up(self, question: Question) -> bool | Literal["undo"] | None:
+        self.out.print(f"↳ The interviewer digs deeper: {question.prompt}")
+        self.out.print("Drill this follow-up now? [y/N, u undoes the rating, q quits]", style="dim")
+        key = self._key()
+        if key is None or key.lower() == "q":
+            return None  # q quits everywhere in the drill
+        if key.lower() == "u":
+            return "undo"
+        return key.lower().startswith("y")
+
+    def edit(self, question: Question) -> None:
+        if self._editor is None:
+            self.notify("editing is not available here")
+            return
+        from prep.errors import PrepError
+
+        try:
+            message = self._editor(question)
+        except PrepError as error:  # the editor failed or is missing: the drill goes on
+            message = f"{error.message}; the question is unchanged" + (f" ({error.hint})" if error.hint else "")
+        if message:
+            self.notify(message)
+
+    def _elapsed(self) -> float | None:
+        """Seconds spent answering; unknown when answers come from a script or a pipe."""
+        return time.monotonic() - self._started if self.interactive else None
+
+    def _readline(self, prompt: str = "") -> str | None:
+        line = self._read_line(prompt)
+        if line is None:
+            return None
+        # Bytes that are not UTF-8 arrive as lone surrogates, which no database can store: keep
+        # the rest of the answer, with U+FFFD where such a byte was.
+        return line.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+    def _read_line(self, prompt: str) -> str | None:
+        try:
+            if self.interactive:
+                _line_editing()
+                if self.out.stderr:  # --json: stdout is kept for the summary, even the prompt
+                    sys.stderr.write(prompt)
+                    sys.stderr.flush()
+                    return input()
+                return input(prompt)
+            line = self.stdin.readline()
+            return None if line == "" else line.rstrip("\n")
+        except EOFError:
+            return None
+
+    def _key(self) -> str | None:
+        """One key on a terminal (no Enter needed); one line otherwise. None at end of input."""
+        if not self.interactive:
+            line = self._readline()
+            return None if line is None else line.strip().lower()
+        return _read_key(self.stdin)
+
+
+def _line_editing() -> None:
+    """Arrow keys, Home/End and history while typing an answer, as in any shell.
+
+    Without readline, input() reads the raw terminal: arrow keys type escape codes, and a line
+    ended by Ctrl-D instead of Enter loses its last character."""
+    try:
+        import readline  # noqa: F401  (importing it is what enables it)
+    except ImportError:  # pragma: no cover - Python built without readline
+        pass
+
+
+def _read_key(stream: TextIO) -> str | None:
+    import termios
+    import tty
+
+    fd = stream.fileno()
+    old = termios.tcgetattr(fd)
+    try:
+        tty.setcbreak(fd)  # keeps Ctrl-C working (ISIG), no echo, no line buffering
+        while True:
+            char = _one_key(fd)
+            if char is not None:
+                break
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, old)
+    if char == "\x04":  # Ctrl-D
+        return None
+    return "" if char in ("\r", "\n") else char.lower()
+
+
+def _one_key(fd: int) -> str | None:
+    """One keypress as text: a whole UTF-8 character ("é" is two bytes), or None for a key
+    that sends an escape sequence (arrows, function keys), which the drill ignores."""
+    import select
+
+    first = os.read(fd, 1)
+    if not first:
+        return "\x04"  # the terminal went away: as Ctrl-D
+    if first == b"\x1b":
+        while select.select([fd], [], [], 0.02)[0]:  # the rest of the sequence follows at once
+            os.read(fd, 16)
+        return None
+    lead = first[0]
+    extra = 3 if lead >= 0xF0 else 2 if lead >= 0xE0 else 1 if lead >= 0xC0 else 0
+    data = first + b"".join(os.read(fd, 1) for _ in range(extra))
+    return data.decode(errors="replace")
+
+
+def _pasting(stream: TextIO) -> bool:
+    """Whether more text is already waiting on the terminal: a paste arrives all at once, while
+    a person who meant to finish has typed nothing after the blank line."""
+    import select
+
+    try:
+        return bool(select.select([stream], [], [], 0.05)[0])
+    except (OSError, ValueError):
+        return False
+

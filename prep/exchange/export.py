@@ -1,0 +1,214 @@
+"""Exports: a markdown cram sheet and an Anki package (CSV, in and out, is in ``csvio``).
+
+Everything here returns text or writes the one file asked for; nothing prints.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from prep.bank.load import Bank
+from prep.bank.schema import Question
+
+# --- markdown ------------------------------------------------------------------------------
+
+# Only what CommonMark (and GitHub's tables and strikethrough) would act on, so that the raw
+# sheet stays readable: "NCCL_DEBUG", "C++" and "(1 x 4)" are left as written. An underscore
+# inside a word never starts emphasis; "#", "+" and "-" matter only at the start of a line.
+_INLINE_SPECIAL = re.compile(r"([\\`*\[\]|~])")
+_EDGE_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")  # "_x_" can emphasise; "a_b" cannot
+_LINE_START_NUMBER = re.compile(r"^(\d+)([.)])")  # "1." starts a list; a digit cannot be escaped, the dot can
+
+
+def md_text(text: str) -> str:
+    """Text from the YAML, made inert in markdown: no HTML, no emphasis, no structure."""
+    escaped = _INLINE_SPECIAL.sub(r"\\\1", html.escape(text, quote=False))
+    if "_" in escaped:
+        escaped = _EDGE_UNDERSCORE.sub(r"\\_", escaped)
+    lines = []
+    for line in escaped.splitlines():
+        line = line.lstrip()  # four spaces of indent would make a code block
+        if line[:1] in ("-", "=", ">", ":", "#", "+"):
+            line = "\\" + line
+        elif line[:1].isdigit():
+            line = _LINE_START_NUMBER.sub(r"\1\\\2", line)
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def md_inline(text: str) -> str:
+    """md_text on one line: line breaks become spaces (headings, table cells, list items)."""
+    return md_text(" ".join(text.split()))
+
+
+def anchor(question_id: str) -> str:
+    return f"q-{question_id}"
+
+
+@dataclass(frozen=True)
+class CramOptions:
+    questions_only: bool = False
+    ask_section: bool = False
+    title: str = "Interview cram sheet"
+
+
+def cram_sheet(bank: Bank, questions: Sequence[Question], now: datetime, options: CramOptions = CramOptions()) -> str:
+    """The markdown cram sheet: title, date, table of contents, a section per category.
+
+    *questions* come in the order to print (e.g. weakest first); categories appear in the order
+    of their first question. Questions of kind 'ask' go to a final section with ``ask_section``.
+    """
+    main = [q for q in questions if not (options.ask_section and q.kind == "ask")]
+    asks = [q for q in questions if options.ask_section and q.kind == "ask"]
+    groups: dict[str, list[Question]] = {}
+    for q in main:
+        groups.setdefault(bank.category_of[q.id], []).append(q)
+
+    out: list[str] = [f"# {md_inline(options.title)}", "", (f"_{now.astimezone().strftime('%A %d %B %Y')}_ · "
+                      f"{len(questions)} question{'s' if len(questions) != 1 else ''}"), ""]
+    out += ["## Contents", ""]
+    for category_id, items in groups.items():
+        out.append(f"- [{md_inline(bank.categories[category_id].title)}](#{_category_anchor(category_id)})")
+        out += [f"  - [{md_inline(q.prompt)}](#{anchor(q.id)})" for q in items]
+    if asks:
+        out.append("- [Questions to ask](#questions-to-ask)")
+    out.append("")
+    for category_id, items in groups.items():
+        category = bank.categories[category_id]
+        out += [f'<a id="{_category_anchor(category_id)}"></a>', "", f"## {md_inline(category.title)}", ""]
+        for q in items:
+            out += _question_block(bank, q, options)
+    if asks:
+        out += ['<a id="questions-to-ask"></a>', "", "## Questions to ask", ""]
+        for q in asks:
+            answer = bank.answer_text(q.id)
+            out.append(f"- {md_inline(answer if answer and not options.questions_only else q.prompt)}")
+        out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _category_anchor(category_id: str) -> str:
+    return f"category-{category_id}"
+
+
+def _question_block(bank: Bank, q: Question, options: CramOptions) -> list[str]:
+    out = [f'<a id="{anchor(q.id)}"></a>', "", f"### {md_inline(q.prompt)}", ""]
+    out += [f"`{q.id}` · {q.kind} · difficulty {q.difficulty} · {q.target_seconds}s", ""]
+    if options.questions_only:
+        return out
+    if q.key_points:
+        out += [f"- {md_inline(k.text)}" for k in q.key_points] + [""]
+    answer = bank.answer_text(q.id)
+    if answer:
+        # Each line of the answer its own paragraph: markdown would run "> a" and "> b" together.
+        lines = [line for line in md_text(answer).splitlines() if line.strip()]
+        out += [part for i, line in enumerate(lines) for part in ([">"] if i else []) + ["> " + line]] + [""]
+    if q.follow_ups:
+        links = [f"[{md_inline(bank.questions[f].prompt)}](#{anchor(f)})" if f in bank.questions else md_inline(f)
+                 for f in q.follow_ups]
+        out += ["Follow-ups: " + "; ".join(links), ""]
+    if q.pitfalls:
+        out += ["**Don't say:**", ""] + [f"- {md_inline(p.text)}" for p in q.pitfalls] + [""]
+    if q.notes:
+        out += [f"**Notes:** {md_inline(q.notes)}", ""]
+    return out
+
+
+# --- Anki ----------------------------------------------------------------------------------
+
+ANKI_ROOT_DECK = "prep"
+
+
+def _stable_id(name: str) -> int:
+    """Anki ids must be stable across exports so re-imports update instead of duplicating."""
+    return int(hashlib.sha256(name.encode()).hexdigest()[:12], 16) % (1 << 31) + (1 << 30)
+
+
+def anki_package(bank: Bank, questions: Sequence[Question], path: Path) -> int:
+    """Write an .apkg: one subdeck per category under 'prep', GUIDs from question ids."""
+    import genanki
+
+    model = genanki.Model(
+        _stable_id("prep-question-model-v1"),
+        "prep question",
+        fields=[{"name": "Prompt"}, {"name": "KeyPoints"}, {"name": "Answer"}, {"name": "Pitfalls"},
+                {"name": "Id"}],
+        templates=[{
+            "name": "Recall",
+            "qfmt": "<div class=prompt>{{Prompt}}</div>",
+            "afmt": "{{FrontSide}}<hr id=answer>{{KeyPoints}}"
+                    "{{#Answer}}<div class=answer>{{Answer}}</div>{{/Answer}}"
+                    "{{#Pitfalls}}<div class=pitfalls><b>Don't say:</b>{{Pitfalls}}</div>{{/Pitfalls}}",
+        }],
+        css=".card{font-family:sans-serif;font-size:18px;text-align:left}.pitfalls{color:#a33}",
+    )
+    decks: dict[str, genanki.Deck] = {}
+    for q in questions:
+        category = bank.category(q.id)
+        name = f"{ANKI_ROOT_DECK}::{category.title}"
+        deck = decks.get(name)
+        if deck is None:
+            deck = decks[name] = genanki.Deck(_stable_id(f"deck:{category.id}"), name)
+        deck.add_note(genanki.Note(
+            model=model,
+            fields=[
+                _html(q.prompt),
+                _html_list([k.text for k in q.key_points]),
+                _html(bank.answer_text(q.id) or ""),
+                _html_list([p.text for p in q.pitfalls]),
+                q.id,
+            ],
+            tags=[_anki_tag(t) for t in (category.id, *q.tags)],
+            guid=genanki.guid_for("prep", q.id),
+        ))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.partial")  # never leave a half-written package
+    try:
+        _write_package(genanki.Package(list(decks.values())), partial)
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
+    return len(questions)
+
+
+def _write_package(package, path: Path) -> None:  # type: ignore[no-untyped-def]
+    """genanki's write_to_file, with its scratch collection in a directory that is removed
+    afterwards (write_to_file leaves one the size of the deck in $TMPDIR on every export)."""
+    import itertools
+    import json
+    import sqlite3
+    import tempfile
+    import time
+    import zipfile
+
+    with tempfile.TemporaryDirectory(prefix="prep-anki-") as scratch:
+        collection = Path(scratch) / "collection.anki2"
+        db = sqlite3.connect(collection)
+        try:
+            now = time.time()
+            package.write_to_db(db.cursor(), now, itertools.count(int(now * 1000)))
+            db.commit()
+        finally:
+            db.close()
+        with zipfile.ZipFile(path, "w") as archive:
+            archive.write(collection, "collection.anki2")
+            archive.writestr("media", json.dumps({}))
+
+
+def _html(text: str) -> str:
+    return html.escape(text).replace("\n", "<br>")  # a line break in the bank is one on the card
+
+
+def _html_list(items: list[str]) -> str:
+    return "<ul>" + "".join(f"<li>{html.escape(i)}</li>" for i in items) + "</ul>" if items else ""
+
+
+def _anki_tag(tag: str) -> str:
+    return re.sub(r"\s+", "_", tag.strip())

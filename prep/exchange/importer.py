@@ -1,0 +1,194 @@
+"""`prep import`: the rows of an import file appended to one category, validated, written once.
+
+Ids come from the file's id column when free, else from the prompt. A prompt already in the
+bank (or earlier in the file) is skipped and reported. Follow-ups name questions by the ids the
+file uses, so they keep pointing at the right question when one is given another id or skipped
+as a duplicate. The whole bank as it would be is validated once before anything is written,
+and a problem in what was appended is reported at the line of the import file it came from.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from prep.bank.authoring import check_category_name, make_id, prompt_key
+from prep.bank.load import Bank, check_bank
+from prep.exchange.csvio import ImportFile, ImportRow
+from prep.errors import (
+    BankInvalid,
+    ImportInvalid,
+    InvalidInput,
+    Problem,
+    UsageError,
+    display_path,
+)
+from prep.paths import BankLocation
+from prep.suggest import did_you_mean
+from prep.bank.yamlsplice import EditError, append_items, dump, write_files
+
+
+@dataclass
+class ImportResult:
+    added: list[str] = field(default_factory=list)
+    skipped: list[tuple[int, str]] = field(default_factory=list)  # (line, reason)
+    renamed: list[tuple[int, str, str]] = field(default_factory=list)  # (line, id in the file, id given)
+    files: list[Path] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"added": self.added, "skipped": [{"line": line, "reason": why} for line, why in self.skipped],
+                "renamed": [{"line": line, "from": old, "to": new} for line, old, new in self.renamed],
+                "files": [display_path(p) for p in self.files]}
+
+
+def import_rows(location: BankLocation, bank: Bank, source: ImportFile, category: str,
+                title: str | None = None, retired: frozenset[str] = frozenset()) -> ImportResult:
+    """Append the rows of *source* as questions of *category* (created if new, titled *title*, else
+    the title the file gives that category, else one made from its name), with their answers."""
+    check_category_name(category)
+    existing = bank.categories.get(category)
+    qpath = existing.file if existing else location.questions / f"{category}.yaml"
+    apath = location.answers / f"{category}.yaml"
+    if existing is None and qpath.exists():
+        raise UsageError(f"{display_path(qpath)} exists but does not define category {category!r}")
+    if existing is not None and title is not None and title.strip() != existing.title:
+        raise UsageError(f"category {category!r} exists, titled {existing.title!r}; --title names a new category")
+
+    result = ImportResult()
+    added, id_map = _assign_ids(bank, source.rows, result, retired)
+    problems = list(source.problems)
+    questions = [_question_item(row, qid, _follow_ups(source, row, qid, id_map, bank, problems))
+                 for row, qid in added]
+    if problems:
+        raise ImportInvalid(source.file, problems)
+    if not added:
+        return result
+    answered = [(row, qid) for row, qid in added if row.answer]
+    if existing:
+        qtext = _read(qpath)
+    else:
+        qtext = dump({"category": category, "title": (title or "").strip() or _title(source.rows, category)})
+    qtext, qlines = _append(qpath, qtext, "questions", questions)
+    atext, alines = _append(apath, _read(apath), "answers", [
+        {"question": qid, "source": row.answer_source, "answer": row.answer + "\n"} for row, qid in answered])
+    texts: dict[Path, str | None] = {qpath: qtext}
+    if answered:
+        texts[apath] = atext
+    _, problems = check_bank(location, texts)
+    if problems:
+        spans = [(qpath, qlines, [row for row, _ in added]), (apath, alines, [row for row, _ in answered])]
+        raise _located(problems, source.file, spans)
+    if answered:
+        location.answers.mkdir(parents=True, exist_ok=True)
+    write_files(texts)
+    result.added = [qid for _, qid in added]
+    result.files = list(texts)
+    return result
+
+
+def _assign_ids(bank: Bank, rows: list[ImportRow], result: ImportResult,
+                retired: frozenset[str] = frozenset()) -> tuple[list[tuple[ImportRow, str]], dict[str, str]]:
+    """The rows to add with their ids, and what each id used in the file now names. An id only
+    the review history still has (a removed question's) is renamed like one in use."""
+    owner = {prompt_key(q.prompt): q.id for q in bank.questions.values()}
+    used = set(bank.questions) | retired
+    avoid = used | {row.id for row in rows if row.id}  # ids the file asks for stay free for their rows
+    id_map: dict[str, str] = {}
+    added = []
+    for row in rows:
+        key = prompt_key(row.prompt)
+        if not key:
+            result.skipped.append((row.line, "empty prompt"))
+            continue
+        if key in owner:
+            result.skipped.append((row.line, f"duplicate prompt (same as {owner[key]!r}): {row.prompt[:60]}"))
+            if row.id:
+                id_map.setdefault(row.id, owner[key])
+            continue
+        qid = row.id if row.id and row.id not in used else make_id(row.prompt, avoid)
+        if row.id and qid != row.id:
+            result.renamed.append((row.line, row.id, qid))
+        used.add(qid)
+        avoid.add(qid)
+        owner[key] = qid
+        if row.id:
+            id_map.setdefault(row.id, qid)
+        added.append((row, qid))
+    return added, id_map
+
+
+def _follow_ups(source: ImportFile, row: ImportRow, qid: str, id_map: dict[str, str], bank: Bank,
+                problems: list[Problem]) -> list[str]:
+    """The row's follow-ups as ids of the bank after the import; unknown ones are problems (but
+    not those naming an invalid row of the file: that row's own problem is reported)."""
+    resolved = []
+    for index, target in enumerate(row.follow_ups):
+        found = id_map.get(target) or (target if target in bank.questions else None)
+        where = f"follow_ups[{index}]"
+        if found is None and target not in source.invalid_ids:
+            hint = did_you_mean(target, [*id_map, *bank.questions])
+            problems.append(Problem(source.file, row.line, 0, f"{target!r} is not a question of the bank or of "
+                                    "this file" + (f"; {hint}" if hint else ""), where))
+        elif found == qid:
+            problems.append(Problem(source.file, row.line, 0, "a question cannot follow up on itself", where))
+        elif found is not None:
+            resolved.append(found)
+    return resolved
+
+
+def _question_item(row: ImportRow, qid: str, follow_ups: list[str]) -> dict[str, Any]:
+    """The question as `prep add` writes it: the bank's field order, defaults left out."""
+    item: dict[str, Any] = {"id": qid, "prompt": row.prompt, "kind": row.kind, "difficulty": row.difficulty}
+    if row.tags:
+        item["tags"] = list(row.tags)
+    item["target_seconds"] = row.target_seconds
+    if row.key_points:
+        item["key_points"] = list(row.key_points)
+    if row.pitfalls:
+        item["pitfalls"] = list(row.pitfalls)
+    if follow_ups:
+        item["follow_ups"] = follow_ups
+    if row.notes:
+        item["notes"] = row.notes
+    return item
+
+
+def _title(rows: list[ImportRow], category: str) -> str:
+    """The title the file gives *category* (the category_title of its rows), else one from its name."""
+    given = next((row.category_title for row in rows if row.category == category and row.category_title), None)
+    return given or category.replace("-", " ").capitalize()
+
+
+def _append(path: Path, text: str, key: str, items: list[dict[str, Any]]) -> tuple[str, list[int]]:
+    try:
+        return append_items(text, key, items)
+    except EditError as exc:
+        raise UsageError(f"{display_path(path)}: {exc.message}") from None
+
+
+def _located(problems: list[Problem], file: str, spans: list[tuple[Path, list[int], list[ImportRow]]]) -> InvalidInput:
+    """Problems of the bank as it would be: those in appended text moved to the import file's lines."""
+    located = []
+    elsewhere = False
+    for problem in problems:
+        for path, lines, rows in spans:
+            if lines and problem.file == display_path(path) and problem.line >= lines[0]:
+                row = rows[bisect_right(lines, problem.line) - 1]
+                name = problem.path.partition(".")[2]  # questions[3].key_points[0] -> key_points[0]
+                located.append(Problem(file, row.line, 0, problem.message, _COLUMN_OF.get(name, name)))
+                break
+        else:
+            located.append(problem)
+            elsewhere = True
+    return BankInvalid(located) if elsewhere else ImportInvalid(file, located)
+
+
+_COLUMN_OF = {"source": "answer_source", "question": "id"}  # fields of an answer, as CSV columns
+
+
+def _read(path: Path) -> str:
+    return path.read_text(encoding="utf-8-sig") if path.exists() else ""
+
+

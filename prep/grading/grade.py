@@ -1,0 +1,180 @@
+"""Pure grading: (question, prepared answer, attempt, elapsed) -> Grade.
+
+What is compared with what (docs/grading.md explains why):
+  * each key point, by its text and each alias, against each *window* of the attempt (a run
+    of words within one sentence, about twice the claim's length): the share of the claim's
+    content words (stemmed, typo-tolerant) found in one window, with the claim's polarity
+    (negation) required to agree and its numbers required to be said; where the prompt
+    contrasts subjects ("strong versus weak scaling"), only among words said of the key point's;
+  * each pitfall the same way, more strictly; a hit caps the verdict at fail;
+  * questions without key points fall back to the prepared answer: the share of each of its
+    sentences' content words found anywhere in the attempt.
+A list of bare keywords makes no claim, so it cannot pass however many terms it names.
+The word-level matching lives in matching.py; this module turns matches into a grade.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Literal
+
+from prep.grading.matcher import Matcher, PointResult
+from prep.bank.schema import Claim, Question
+from prep.grading.subjects import subjects
+from prep.text import Token, phrase_keys, sentences, word_count
+
+__all__ = ["DEFAULT_SETTINGS", "Grade", "PointResult", "Settings", "grade"]
+
+Verdict = Literal["pass", "partial", "fail"]
+Rating = Literal["again", "hard", "good", "easy"]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Thresholds of the grader. Defaults are principled, not tuned per question (see docs)."""
+
+    word_similarity: float = 80.0  # rapidfuzz ratio for two words to count as one (a typo apart)
+    exact_below: int = 4  # words shorter than this must match exactly ("tp" is not "dp")
+    min_root: int = 4  # a word that starts with another word this long shares its root
+    root_similarity: float = 0.9  # credit for such a derived form ("reuse" ~ "reusability")
+    point_full: float = 0.65  # share of a claim's words in one sentence for full credit (two in three)
+    point_none: float = 0.40  # ... below which the claim gets no credit
+    point_matched: float = 0.60  # ... from which the claim is shown as matched
+    pitfall_hit: float = 0.80  # a wrong claim must be said almost in full to count
+    window_factor: float = 2.0  # a claim is looked for in stretches this many times its length
+    window_min: int = 12  # ... and at least this many words (short claims get room for a subject)
+    pitfall_window_factor: float = 4.0  # a wrong claim is hit even when said with an aside in it
+    pass_score: float = 70.0
+    partial_score: float = 35.0
+    easy_score: float = 85.0  # and within target time, for the rating "easy"
+    list_claim_words: int = 3  # an item of this many words says something ("GIL serializes threads")
+    list_max_claim_share: float = 0.34  # a keyword list: under a third of its items say anything
+    list_max_function_share: float = 0.12  # share of small words below which text is not prose
+    list_sentence_words: int = 5  # two items this long are clauses: notes that list, not a bare list
+    fallback_none: float = 0.0  # fallback mode: any overlap with a reference sentence earns some credit
+    fallback_full: float = 0.50  # ... and half its content words, anywhere, cover it (paraphrase loses words)
+
+
+DEFAULT_SETTINGS = Settings()
+
+
+@dataclass(frozen=True)
+class Grade:
+    score: int  # 0-100
+    verdict: Verdict
+    rating: Rating  # suggested FSRS rating
+    mode: Literal["key_points", "answer", "none"]
+    matched: tuple[PointResult, ...] = ()
+    missed: tuple[PointResult, ...] = ()
+    pitfalls: tuple[PointResult, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+    words: int = 0
+    elapsed_seconds: float | None = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def grade(
+    question: Question,
+    candidate_answer: str | None,
+    attempt: str,
+    elapsed_seconds: float | None = None,
+    settings: Settings = DEFAULT_SETTINGS,
+) -> Grade:
+    """Score a typed attempt against the question's key points (or the prepared answer)."""
+    matcher = Matcher(attempt, question.prompt, settings)
+    words = len(matcher.tokens)
+    notes: list[str] = []
+    if question.key_points:
+        mode = "key_points"
+        claims = list(question.key_points)
+        none, full = settings.point_none, settings.point_full
+    elif candidate_answer and sentences(candidate_answer):
+        mode = "answer"
+        claims = [Claim(text=s) for s in sentences(candidate_answer)]
+        none, full = settings.fallback_none, settings.fallback_full
+    else:
+        return Grade(0, "fail", "again", "none", notes=("nothing to grade against: add key points or an answer",),
+                     words=words, elapsed_seconds=elapsed_seconds)
+
+    right = [p for c in claims for p in c.phrasings]
+    wrong = [p for c in question.pitfalls for p in c.phrasings]
+    matcher.prepare(right + wrong, frozenset(wrong) - frozenset(right))
+    if mode == "key_points":
+        firsts, other_names = subjects(question.prompt, tuple(c.text for c in claims))
+        matcher.set_subjects(firsts, claims, other_names)
+    results = [matcher.match(claim, whole=(mode == "answer")) for claim in claims]
+    credit = [_credit(r.score / 100, none, full) for r in results]
+    # In fallback mode longer reference sentences carry more of the answer.
+    weights = [len(phrase_keys(r.text)[0]) ** 0.5 or 1.0 for r in results] if mode == "answer" else [1.0] * len(results)
+    score = 100.0 * sum(c * w for c, w in zip(credit, weights)) / sum(weights)
+
+    rivals = [p for c in question.key_points for p in c.phrasings]
+    hits = tuple(h for h in (matcher.pitfall(p, rivals) for p in question.pitfalls) if h is not None)
+
+    if matcher.tokens and _is_keyword_list(attempt, matcher.tokens, settings):
+        notes.append("reads as a list of keywords, not claims: say what each term does")
+        score = min(score, settings.partial_score - 1)
+    if hits:
+        notes.append("states a known wrong claim")
+        score = min(score, settings.partial_score - 1)
+
+    verdict: Verdict = (
+        "pass" if score >= settings.pass_score else "partial" if score >= settings.partial_score else "fail"
+    )
+    rating: Rating = {"pass": "good", "partial": "hard", "fail": "again"}[verdict]
+    if (
+        verdict == "pass"
+        and score >= settings.easy_score
+        and elapsed_seconds is not None
+        and elapsed_seconds <= question.target_seconds
+    ):
+        rating = "easy"
+    return Grade(
+        score=round(score),
+        verdict=verdict,
+        rating=rating,
+        mode=mode,
+        matched=tuple(r for r in results if r.matched),
+        missed=tuple(r for r in results if not r.matched),
+        pitfalls=hits,
+        notes=tuple(notes),
+        words=words,
+        elapsed_seconds=elapsed_seconds,
+    )
+
+
+def _credit(value: float, none: float, full: float) -> float:
+    if value >= full:
+        return 1.0
+    if value <= none:
+        return 0.0
+    return (value - none) / (full - none)
+
+
+def _is_keyword_list(attempt: str, tokens: list[Token], settings: Settings) -> bool:
+    """Bare terms separated by commas or lines: almost no item states anything.
+
+    An item states something when it has a few words ("GIL serializes threads") or a relation
+    written as notation ("DP = 256/32", "grads -> all-reduce"); terse notes are full of such
+    items, a keyword list has none. Prose glue words are the second signal.
+    """
+    function_share = sum(not t.content for t in tokens) / len(tokens)
+    if function_share >= settings.list_max_function_share:
+        return False  # prose: cheap to tell, so told first
+    items = [i for i in _LIST_ITEM.split(attempt) if i.strip()]
+    if len(items) < 3:
+        return False
+    lengths = [word_count(i) for i in items]
+    if sum(n >= settings.list_sentence_words for n in lengths) >= 2:
+        return False  # "Record the lockfile of all deps, image digest, ..." enumerates inside a claim
+    claims = sum(
+        1 for i, n in zip(items, lengths) if n >= settings.list_claim_words or _RELATION.search(i)
+    )
+    return claims / len(items) < settings.list_max_claim_share
+
+
+_RELATION = re.compile(r"=|->|→|=>|<|>|~|≈|\bvs\b|\bx\b|\d\s*[*/+]\s*\d")
+_LIST_ITEM = re.compile(r"[,;\n/|•]+|\.\s|\s-\s|\band\b")
