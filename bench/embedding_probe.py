@@ -32,7 +32,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from grading import KINDS, load_attempts  # the grading benchmark's loader
 
 from prep.bank.load import load_bank
-from prep.grading.grade import DEFAULT_SETTINGS, _credit, grade
+from prep.grading.grade import _credit, grade
+from prep.grading.settings import DEFAULT_SETTINGS
 from prep.paths import BankLocation
 from prep.text import sentences
 

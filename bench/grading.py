@@ -28,8 +28,11 @@ from rapidfuzz import fuzz
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from prep.bank.load import Bank, load_bank
-from prep.grading.grade import DEFAULT_SETTINGS, Settings, grade
+from prep.bank.loaded import Bank
+
+from prep.bank.load import load_bank
+from prep.grading.grade import grade
+from prep.grading.settings import DEFAULT_SETTINGS, Settings
 from prep.bank.schema import Question
 from prep.paths import BankLocation
 

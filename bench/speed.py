@@ -83,13 +83,9 @@ def make_history(path: Path, bank_size: int, reviews: int = 100_000, seed: int =
                 return path
         path.unlink()
     sys.path.insert(0, str(ROOT))
-    from prep.review.scheduler import (
-        RATINGS,
-        Scheduler,
-        SchedulerConfig,
-        format_time,
-        new_card,
-    )
+    from prep.config import SchedulerConfig
+    from prep.review.scheduler import RATINGS, Scheduler
+    from prep.state.cards import format_time, new_card
     from prep.state.store import Store
 
     rng = random.Random(seed)
@@ -113,10 +109,7 @@ def make_history(path: Path, bank_size: int, reviews: int = 100_000, seed: int =
                 "INSERT INTO reviews (question_id, reviewed_at, rating, suggested, score, elapsed_seconds,"
                 " answer, mode, content_hash) VALUES (?,?,?,?,?,?,?,?,?)", rows)
         for card in cards.values():
-            from prep.state.store import _save_card
-
-            with store.transaction() as db:
-                _save_card(db, card, "hash")
+            store.save_card(card, "hash")
     return path
 
 

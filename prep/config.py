@@ -10,7 +10,6 @@ from datetime import timedelta
 from pathlib import Path
 
 from prep.errors import UsageError, display_path
-from prep.review.scheduler import SchedulerConfig
 
 # Documented in the README ("Configuration").
 DEFAULTS = {
@@ -20,6 +19,16 @@ DEFAULTS = {
     "relearning_steps": ["10m"],
     "fuzz": True,
 }
+
+
+@dataclass(frozen=True)
+class SchedulerConfig:
+    desired_retention: float = 0.9
+    learning_steps: tuple[timedelta, ...] = (timedelta(minutes=1), timedelta(minutes=10))
+    relearning_steps: tuple[timedelta, ...] = (timedelta(minutes=10),)
+    maximum_interval_days: int = 36500
+    fuzz: bool = True  # spread due dates a little; tests turn it off for determinism
+    parameters: tuple[float, ...] | None = None  # personal FSRS weights, else the defaults
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from prep.bank import yamlsplice
+from prep import files
 from prep.bank.load import load_bank
 from prep.cli.app import app
 from prep.paths import BankLocation
@@ -368,14 +368,14 @@ def test_mv_renames_everywhere_including_history(run, odd_bank, state_file):
 
 def _refuse_to_replace(monkeypatch, target: Path) -> None:
     """Make writing one file fail as a read-only file or a full disk would."""
-    real = yamlsplice.os.replace
+    real = files.os.replace
 
     def replace(src, dst):  # type: ignore[no-untyped-def]
         if Path(dst) == target:
             raise PermissionError(1, "Operation not permitted")
         return real(src, dst)
 
-    monkeypatch.setattr(yamlsplice.os, "replace", replace)
+    monkeypatch.setattr(files.os, "replace", replace)
 
 
 @pytest.mark.parametrize("command", [("mv", "dp-vs-mp", "data-vs-model"), ("rm", "dp-vs-mp", "--yes")])
@@ -398,7 +398,7 @@ def test_a_file_that_cannot_be_written_changes_nothing(run, odd_bank, state_file
 
 def test_write_files_restores_what_it_wrote(tmp_path, monkeypatch):
     from prep.errors import WriteFailed
-    from prep.bank.yamlsplice import write_files
+    from prep.files import write_files
 
     first, second, third = tmp_path / "a.yaml", tmp_path / "b.yaml", tmp_path / "c.yaml"
     first.write_text("old a\n")
@@ -458,9 +458,9 @@ def test_rm_needs_confirmation(run, odd_bank):
 def test_interrupted_write_leaves_the_original(tmp_path, monkeypatch):
     path = tmp_path / "f.yaml"
     path.write_text("original\n")
-    monkeypatch.setattr(yamlsplice.os, "replace", mock.Mock(side_effect=KeyboardInterrupt))
+    monkeypatch.setattr(files.os, "replace", mock.Mock(side_effect=KeyboardInterrupt))
     with pytest.raises(KeyboardInterrupt):
-        yamlsplice.atomic_write(path, "new text\n")
+        files.atomic_write(path, "new text\n")
     assert path.read_text() == "original\n"
     assert [p.name for p in tmp_path.iterdir()] == ["f.yaml"]  # no temp file left behind
 
@@ -472,7 +472,7 @@ def test_exception_during_add_leaves_the_bank_unchanged(run, odd_bank, monkeypat
     def crash(handle_fd):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(yamlsplice.os, "fsync", crash)
+    monkeypatch.setattr(files.os, "fsync", crash)
     result = run("add", "-c", "parallelism", "-p", "Crash?", bank=odd_bank)
     assert result.exit_code != 0
     assert path.read_bytes() == before

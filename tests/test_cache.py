@@ -9,7 +9,8 @@ import pytest
 
 from prep.bank import yamlsource
 from prep.bank.load import check_bank, load_bank
-from prep.bank.cache import BankCache, question_index
+from prep.bank.cache import BankCache
+from prep.bank.index import question_index
 from prep.errors import BankInvalid
 from prep.paths import BankLocation
 

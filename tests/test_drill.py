@@ -9,7 +9,7 @@ import sqlite3
 
 import pytest
 
-from prep.review.session import content_hash
+from prep.bank.schema import content_hash
 
 GOOD = ("In data parallelism each GPU holds a full copy of the model and processes a different part of "
         "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
@@ -463,7 +463,7 @@ def test_summary_counts_only_questions_still_in_the_bank(run, state_file):
 def test_describe_interval_never_says_now_for_a_future_review():
     from datetime import timedelta
 
-    from prep.review.session import describe_interval
+    from prep.review.drill import describe_interval
 
     assert describe_interval(timedelta(seconds=59)) == "in under a minute"
     assert describe_interval(timedelta(0)) == "now"

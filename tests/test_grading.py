@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prep.bank.load import load_bank
-from prep.grading.grade import Settings, grade
+from prep.grading.grade import grade
+from prep.grading.settings import Settings
 from prep.bank.schema import Question
 from prep.paths import BankLocation
 

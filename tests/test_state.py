@@ -9,8 +9,11 @@ from datetime import UTC, datetime
 from typer.testing import CliRunner
 
 from prep.cli.app import app
-from prep.review.scheduler import CardState, Scheduler, SchedulerConfig, new_card
-from prep.state.store import MIGRATIONS, SCHEMA_VERSION, Store
+from prep.config import SchedulerConfig
+from prep.review.scheduler import Scheduler
+from prep.state.cards import CardState, new_card
+from prep.state.migrations import MIGRATIONS, SCHEMA_VERSION
+from prep.state.store import Store
 
 T0 = datetime(2026, 2, 1, 8, 0, tzinfo=UTC)
 GOOD = ("In data parallelism each GPU holds a full copy of the model and processes a different part of "

@@ -81,7 +81,7 @@ def test_wal_files_move_with_the_database(tmp_path):
     from datetime import datetime
 
     from prep.errors import StateError
-    from prep.review.scheduler import new_card
+    from prep.state.cards import new_card
     from prep.state.store import Store
 
     path = tmp_path / "s.sqlite3"

@@ -93,7 +93,7 @@ def test_writing_commands_say_read_only_in_one_line(run, state_file, history, mo
 def test_prune_on_a_read_only_database_refuses_before_asking(run, state_file, history, monkeypatch):
     from datetime import datetime
 
-    from prep.review.scheduler import CardState
+    from prep.state.cards import CardState
     from prep.state.store import Store
 
     with Store(state_file) as store:

@@ -9,9 +9,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from prep.bank.load import load_bank
-from prep.bank.cache import index_of
+from prep.bank.index import index_of
 from prep.paths import BankLocation
-from prep.review.scheduler import RATINGS, Scheduler, SchedulerConfig
+from prep.config import SchedulerConfig
+from prep.review.scheduler import RATINGS, Scheduler
+from prep.grading.grade import grade
 from prep.review.session import Session
 from prep.review.stats import compute, optimize, training_items
 from prep.state.store import Store
@@ -23,7 +25,7 @@ def replay(bank, state_file, plan):
     """Rate (question, rating, when, score) tuples through a real Session with a fake clock."""
     clock = {"now": START}
     with Store(state_file) as store:
-        session = Session(bank, store, Scheduler(SchedulerConfig(fuzz=False)), lambda: clock["now"])
+        session = Session(bank, store, Scheduler(SchedulerConfig(fuzz=False)), lambda: clock["now"], grader=grade)
         for qid, rating, when, score in plan:
             clock["now"] = when
             session.rate(qid, rating, elapsed=30.0)

@@ -10,8 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prep.errors import StateError
-from prep.review.scheduler import RATINGS, CardState, Scheduler, SchedulerConfig, new_card
-from prep.state.store import SCHEMA_VERSION, Store
+from prep.config import SchedulerConfig
+from prep.review.scheduler import RATINGS, Scheduler
+from prep.state.cards import CardState, new_card
+from prep.state.migrations import SCHEMA_VERSION
+from prep.state.store import Store
 
 T0 = datetime(2026, 1, 5, 9, 30, tzinfo=UTC)
 NO_FUZZ = Scheduler(SchedulerConfig(fuzz=False))
@@ -246,14 +249,14 @@ def test_two_processes_rating_the_same_card_at_once_build_on_each_other(tmp_path
 def test_a_reading_command_checks_a_file_once_until_it_changes(tmp_path, monkeypatch, isolated_home):
     import os
 
-    from prep.state import store as store_module
+    from prep.state import database
 
     path = tmp_path / "s.sqlite3"
     with Store(path) as s:
         s.set_setting("x", "1")
     calls = []
-    real = store_module.quick_check
-    monkeypatch.setattr(store_module, "quick_check", lambda db: calls.append(1) or real(db))
+    real = database.quick_check
+    monkeypatch.setattr(database, "quick_check", lambda db: calls.append(1) or real(db))
     for _ in range(3):
         with Store(path, write=False) as s:
             assert s.get_setting("x") == "1"

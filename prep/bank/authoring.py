@@ -15,9 +15,12 @@ from typing import Any
 
 import yaml
 
-from prep.bank.load import Bank, check_bank
+from prep.bank.loaded import Bank
+
+from prep.bank.load import check_bank
 from prep.errors import BankInvalid, NotFound, UsageError, WriteFailed, display_path
-from prep.bank.schema import ID_PATTERN, KINDS
+from prep.bank.names import KINDS
+from prep.bank.names import ID_PATTERN
 from prep.paths import BankLocation
 from prep.bank.yamlsplice import (
     Edit,
@@ -32,8 +35,8 @@ from prep.bank.yamlsplice import (
     next_line,
     scalar,
     sequence_item_span,
-    write_files,
 )
+from prep.files import write_files
 
 # Names Windows refuses for files, whatever the extension; refused everywhere for portability.
 RESERVED_NAMES = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))}

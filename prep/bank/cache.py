@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from prep import __version__
-from prep.paths import BankLocation, bank_files, cache_dir
+from prep.paths import BankLocation, cache_dir
 
 # Bump when what is stored changes shape; a mismatch empties the cache.
 CACHE_FORMAT = f"5/{__version__}"
@@ -40,7 +40,7 @@ class IndexRow(NamedTuple):  # a tuple, straight from SQLite: 10,000 are built o
 
     @classmethod
     def of(cls, question, category: str, title: str) -> IndexRow:  # type: ignore[no-untyped-def]
-        from prep.review.session import content_hash
+        from prep.bank.schema import content_hash  # pydantic: only once a bank is loaded anyway
 
         return cls(question.id, category, question.kind, _TAG_SEPARATOR.join(question.tags), question.prompt,
                    content_hash(question), title)
@@ -195,33 +195,6 @@ class BankCache:
 def _bank_signature(paths: list[Path]) -> str:
     parts = [f"{p}\0{file_signature(p)}" for p in sorted(paths)]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
-
-
-def question_index(location: BankLocation) -> list[IndexRow]:
-    """(id, category, kind, tags, prompt) of every question, in bank order.
-
-    Served from the cache without touching YAML or pydantic when nothing changed; otherwise
-    the bank is loaded (and validated, raising BankInvalid) and the cache refreshed.
-    """
-    if cache_enabled():
-        cache = BankCache(location)
-        try:
-            paths = [p.absolute() for p in bank_files(location.questions) + bank_files(location.answers)]
-            index = cache.fresh_index(paths)
-        finally:
-            cache.close()
-        if index is not None:
-            return index
-    from prep.bank.load import load_bank
-
-    return index_of(load_bank(location))
-
-
-def index_of(bank) -> list[IndexRow]:  # type: ignore[no-untyped-def]
-    return [
-        IndexRow.of(q, bank.category_of[q.id], bank.categories[bank.category_of[q.id]].title)
-        for q in bank.questions.values()
-    ]
 
 
 def cache_enabled() -> bool:

@@ -6,7 +6,9 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any
 
-from prep.bank.load import Bank, check_bank
+from prep.bank.loaded import Bank
+
+from prep.bank.load import check_bank
 from prep.errors import Problem, display_path
 from prep.paths import BankLocation
 

@@ -6,16 +6,16 @@ The YAML files are the source of truth; these models are the contract other tool
 
 from __future__ import annotations
 
+import hashlib
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
-ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+from prep.bank.names import ID_PATTERN
 
 Id = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=120)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 Kind = Literal["technical", "behavioral", "strategy", "ask"]
-from prep.suggest import KINDS  # noqa: F401 - re-exported
 
 
 class _Strict(BaseModel):
@@ -71,3 +71,9 @@ class AnswersFile(_Strict):
     """answers/<any>.yaml"""
 
     answers: tuple[Answer, ...] = ()
+
+
+def content_hash(question: Question) -> str:
+    """Fingerprint of what a card asks; when it changes, past reviews were of other wording."""
+    text = "\n".join([question.prompt, *(p.text for p in question.key_points)])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from prep import paths
 
 if TYPE_CHECKING:
-    from prep.bank.load import Bank
+    from prep.bank.loaded import Bank
 
 
 @dataclass
@@ -45,23 +45,18 @@ class AppContext:
             self._bank = load_bank(self.bank_location())
         return self._bank
 
+    @property
+    def schedule_files(self):  # type: ignore[no-untyped-def]
+        from prep.review.setup import ScheduleFiles
+
+        return ScheduleFiles(self.state_path, self.config_path, self.config_named)
+
     def open_schedule(self, retention: float | None = None, new: int | None = None, *,  # type: ignore[no-untyped-def]
                       write: bool = True):
-        """Drill settings (config < options), the state store, and a scheduler using the
-        personal FSRS weights `prep optimize` saved, if any. *write*: the command records
-        reviews, so a database that cannot be written is refused up front."""
-        from dataclasses import replace
+        """Drill settings, the state store and the scheduler (see ``review.setup.open_schedule``)."""
+        from prep.review.setup import open_schedule
 
-        from prep import config
-        from prep.review.scheduler import Scheduler
-        from prep.state.store import Store
-
-        settings = config.load(self.config_path, overrides={"desired_retention": retention, "new_per_day": new},
-                               explicit=self.config_named)
-        store = Store(self.state_path, write=write)
-        personal = store.fsrs_parameters()
-        scheduler = Scheduler(replace(settings.scheduler, parameters=personal) if personal else settings.scheduler)
-        return settings, store, scheduler
+        return open_schedule(self.schedule_files, retention, new, write=write)
 
     def retired_ids(self) -> frozenset[str]:
         """Ids the review history has but the bank no longer does (removed, not yet pruned): a new

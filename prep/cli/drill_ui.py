@@ -19,7 +19,9 @@ from prep.grading.grade import Grade
 from prep.bank.schema import Question
 from prep.cli.render import KIND_STYLE, console, difficulty, grade_report, prompt_panel
 from prep.review.scheduler import RatingName
-from prep.review.session import Choice, QueueItem, Session, parse_rating, spoken_seconds
+from prep.review.drill import Choice
+from prep.review.queue import QueueItem
+from prep.review.session import Session, parse_rating, spoken_seconds
 from prep.cli.wording import counted
 
 KEYS_HELP = "1 Again  2 Hard  3 Good  4 Easy  ·  u undo  e edit  s skip  q quit"

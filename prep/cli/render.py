@@ -18,10 +18,10 @@ from rich.text import Text
 from prep.cli.wording import counted
 
 if TYPE_CHECKING:
-    from prep.bank.load import Bank
+    from prep.bank.loaded import Bank
     from prep.bank.lint import Report
     from prep.bank.schema import Question
-    from prep.bank.selection import Hit
+    from prep.bank.search import Hit
 
 KIND_STYLE = {"technical": "cyan", "behavioral": "magenta", "strategy": "yellow", "ask": "green"}
 

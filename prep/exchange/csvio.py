@@ -24,7 +24,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from prep.bank.load import Bank, dotted_path, validation_message
+from prep.bank.loaded import Bank
+
+from prep.bank.messages import dotted_path, validation_message
 from prep.errors import ImportInvalid, InvalidInput, Problem, UsageError, display_path
 from prep.bank.schema import Claim, Question
 from prep.suggest import did_you_mean

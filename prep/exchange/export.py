@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from prep.bank.load import Bank
+from prep.bank.loaded import Bank
 from prep.bank.schema import Question
 
 # --- markdown ------------------------------------------------------------------------------

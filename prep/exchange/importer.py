@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from prep.bank.authoring import check_category_name, make_id, prompt_key
-from prep.bank.load import Bank, check_bank
+from prep.bank.loaded import Bank
+from prep.bank.load import check_bank
 from prep.exchange.csvio import ImportFile, ImportRow
 from prep.errors import (
     BankInvalid,
@@ -27,7 +28,8 @@ from prep.errors import (
 )
 from prep.paths import BankLocation
 from prep.suggest import did_you_mean
-from prep.bank.yamlsplice import EditError, append_items, dump, write_files
+from prep.bank.yamlsplice import EditError, append_items, dump
+from prep.files import write_files
 
 
 @dataclass

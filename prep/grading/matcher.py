@@ -32,7 +32,7 @@ from prep.text import (
 )
 
 if TYPE_CHECKING:
-    from prep.grading.grade import Settings
+    from prep.grading.settings import Settings
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,9 @@ from typing import Any
 
 from prep.bank.cache import IndexRow
 from prep.errors import PrepError
-from prep.review.scheduler import Scheduler, format_time, parse_time
-from prep.review.session import start_of_day
+from prep.review.scheduler import Scheduler
+from prep.state.cards import format_time, parse_time
+from prep.review.queue import start_of_day
 from prep.state.store import Store
 
 LEECH_LAPSES = 8  # Anki's default leech threshold

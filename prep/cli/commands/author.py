@@ -10,7 +10,7 @@ import typer
 
 from prep.cli.context import AppContext
 from prep.errors import EXIT_INVALID_BANK, UsageError, display_path
-from prep.suggest import KINDS
+from prep.bank.names import KINDS
 from prep.cli.wording import counted
 from prep.cli.commands.bank import emit_json, read_stdin_text
 
@@ -225,7 +225,7 @@ def edit(
     from prep.bank.load import check_bank
     from prep.cli.editor import open_editor
     from prep.errors import PrepError
-    from prep.bank.yamlsplice import atomic_write
+    from prep.files import atomic_write
 
     app: AppContext = ctx.obj
     location = app.writable_bank_location()
@@ -277,7 +277,7 @@ def _find_by_id(location, question_id: str, in_answers: bool):  # type: ignore[n
     load, so it has no place in the bank."""
     import re
 
-    from prep.bank.load import Origin
+    from prep.bank.loaded import Origin
     from prep.paths import bank_files
 
     key = "question" if in_answers else "id"

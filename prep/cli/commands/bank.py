@@ -92,12 +92,13 @@ def list_questions(
     as_json: JsonOption = False,
 ) -> None:
     """List the questions of the bank, optionally filtered and fuzzy-searched."""
-    from prep.bank import selection
+    from prep.bank.search import find
+    from prep.bank.selection import select
 
     app: AppContext = ctx.obj
     bank = app.bank()
-    questions = selection.select(bank, categories=category or (), tags=tag or (), kinds=kind or ())
-    hits = selection.search(bank, search, questions) if search is not None else None
+    questions = select(bank, categories=category or (), tags=tag or (), kinds=kind or ())
+    hits = find(bank, search, questions) if search is not None else None
     if as_json:
         rows = [h.question for h in hits] if hits is not None else questions
         emit_json([question_json(bank, q) for q in rows])
@@ -112,11 +113,11 @@ def search(
     as_json: JsonOption = False,
 ) -> None:
     """Fuzzy-search prompts, key points, tags and answers, best match first."""
-    from prep.bank import selection
+    from prep.bank.search import find
 
     app: AppContext = ctx.obj
     bank = app.bank()
-    hits = selection.search(bank, text, limit=limit)
+    hits = find(bank, text, limit=limit)
     if as_json:
         emit_json(
             [

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from prep.cli.context import AppContext
-from prep.errors import EXIT_INTERRUPTED, StateReadOnly
+from prep.errors import EXIT_INTERRUPTED
 from prep.cli.wording import counted
 from prep.cli.commands.bank import CategoryOption, KindOption, TagOption, emit_json
 
@@ -65,60 +65,43 @@ def drill(
     rate it: 1 Again, 2 Hard, 3 Good, 4 Easy, Enter accepts the suggestion; u undoes the last
     rating, e edits the question, s skips, q quits. Every rating is saved at once.
     """
-    import random
-
     from prep import clock
-    from prep.bank import selection
-    from prep.cli.render import summary_table, when_text
-    from prep.review.session import Session, build_queue, due_outlook, mock_queue, run
+    from prep.bank.selection import select
     from prep.cli.drill_ui import ConsoleUI
+    from prep.cli.render import summary_table, when_text
+    from prep.grading.grade import grade
+    from prep.review.drill import Drill
+    from prep.review.queue import due_outlook
+    from prep.review.setup import DrillOptions, start_drill
 
     app: AppContext = ctx.obj
     bank = app.bank()
-    schedules = record if mode is DrillMode.mock else not cram  # mock and cram leave the schedule alone
-    try:  # cram and mock still keep what was typed, as practice, where the state can be written
-        settings, store, scheduler = app.open_schedule(retention, new, write=True)
-        keep_practice = True
-    except StateReadOnly:
-        if schedules:
-            raise
-        settings, store, scheduler = app.open_schedule(retention, new, write=False)
-        keep_practice = False
-    questions = selection.select(bank, categories=category or (), tags=tag or (), kinds=kind or ())
-    rng = random.Random()
-    if mode is DrillMode.mock:
-        queue = mock_queue(questions, bank, count, rng)
-        record_reviews = record
-    else:
-        queue = build_queue(
-            bank, store, scheduler, clock.now(), questions,
-            new_per_day=settings.new_per_day, limit=limit, shuffle=shuffle, cram=cram, rng=rng,
-        )
-        record_reviews = not cram
-    scope = frozenset(q.id for q in questions)
-    session = Session(bank, store, scheduler, clock.now, mode=mode.value, record=record_reviews, scope=scope,
-                      keep_practice=keep_practice)
+    questions = select(bank, categories=category or (), tags=tag or (), kinds=kind or ())
+    options = DrillOptions(mode=mode.value, new=new, limit=limit, shuffle=shuffle, cram=cram, count=count,
+                           record=record, retention=retention)
+    started = start_drill(bank, questions, options, app.schedule_files, clock=clock.now, grader=grade)
+    session = started.session
     # With --json, stdout carries only the summary: the session itself is shown on stderr.
     ui = ConsoleUI(session, editor=lambda q: _edit_during_drill(app, session, q), stderr=as_json)
-    if not keep_practice:
+    if not session.can_keep:
         ui.notify("the state database is read-only here: answers in this session are not kept")
     if not questions:
         ui.out.print("No question matches these filters together (-c, --tag, --kind).")
-    elif not queue:
-        _, next_due = due_outlook(store, bank, clock.now(), scope)
+    elif not started.queue:
+        _, next_due = due_outlook(started.store, bank, clock.now(), session.scope)
         when = when_text(next_due) if next_due else "none scheduled (nothing here reviewed yet)"
         ui.out.print(f"Nothing to drill now. Next card due: {when}.\n"
                      "Use --cram to drill anyway, or --new N to allow more new cards today.")
-    if not queue:
+    if not started.queue:
         if as_json:
             emit_json(session.finish().to_dict())
         return
-    summary = run(session, queue, ui)
+    summary = Drill(session, started.queue, ui).run()
     ui.out.print()
     ui.out.print(summary_table(summary, detailed=mode is DrillMode.mock))
     if as_json:
         emit_json(summary.to_dict())
-    store.close()
+    started.store.close()
     if summary.interrupted:
         raise typer.Exit(EXIT_INTERRUPTED)
 
@@ -153,9 +136,9 @@ def next_card(
     """
     from prep import clock
     from prep import config as config_module
-    from prep.bank.cache import question_index
+    from prep.bank.index import question_index
     from prep.bank.selection import select_rows
-    from prep.review.session import build_queue
+    from prep.review.queue import build_queue
     from prep.state.store import Store
 
     app: AppContext = ctx.obj

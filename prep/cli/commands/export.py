@@ -37,7 +37,7 @@ def _write(text: str, output: Path | None) -> None:
     if output is None:
         typer.echo(text, nl=False)
         return
-    from prep.bank.yamlsplice import atomic_write
+    from prep.files import atomic_write
 
     output.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(output, text)
@@ -67,7 +67,7 @@ def cram(
     bank, questions = _selected(app, category, tag, kind)
     now = clock.now()
     if weakest is not None or due:
-        from prep.review.session import weakest_first
+        from prep.review.queue import weakest_first
         _settings, store, scheduler = app.open_schedule(write=False)
         with store:
             if due:

@@ -35,7 +35,7 @@ def check(
 
     Only looks: the database is opened read-only and nothing is moved or changed.
     """
-    from prep.state.transfer import check as run_check
+    from prep.state.health import check as run_check
 
     app: AppContext = ctx.obj
     health = run_check(app.state_path)
@@ -71,7 +71,7 @@ def export(
     """Write every card state and review as JSON Lines: a backup you can diff, move and re-import."""
     from prep.state.transfer import export_lines
     from prep.state.store import Store
-    from prep.bank.yamlsplice import atomic_write
+    from prep.files import atomic_write
 
     app: AppContext = ctx.obj
     with Store(app.state_path, write=False) as store:

@@ -17,7 +17,7 @@ def stats(
 ) -> None:
     """Where you stand: totals, weakest categories, a 14-day forecast, a 12-week heatmap, leeches."""
     from prep import clock
-    from prep.bank.cache import question_index
+    from prep.bank.index import question_index
     from prep.bank.selection import select_rows
     from prep.review.stats import compute
 

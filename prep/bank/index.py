@@ -1,0 +1,37 @@
+"""The question index: id, category, kind, tags and prompt of every question, in bank order.
+
+What `prep next` and `prep stats` need, served from the parsed-bank cache without touching YAML
+or pydantic when the bank has not changed since it last validated.
+"""
+
+from __future__ import annotations
+
+from prep.bank.cache import BankCache, IndexRow, cache_enabled
+from prep.paths import BankLocation, bank_files
+
+
+def question_index(location: BankLocation) -> list[IndexRow]:
+    """(id, category, kind, tags, prompt) of every question, in bank order.
+
+    Served from the cache without touching YAML or pydantic when nothing changed; otherwise
+    the bank is loaded (and validated, raising BankInvalid) and the cache refreshed.
+    """
+    if cache_enabled():
+        cache = BankCache(location)
+        try:
+            paths = [p.absolute() for p in bank_files(location.questions) + bank_files(location.answers)]
+            index = cache.fresh_index(paths)
+        finally:
+            cache.close()
+        if index is not None:
+            return index
+    from prep.bank.load import load_bank  # pydantic and YAML: only when the cache cannot answer
+
+    return index_of(load_bank(location))
+
+
+def index_of(bank) -> list[IndexRow]:  # type: ignore[no-untyped-def]
+    return [
+        IndexRow.of(q, bank.category_of[q.id], bank.categories[bank.category_of[q.id]].title)
+        for q in bank.questions.values()
+    ]

@@ -1,0 +1,34 @@
+"""The grader's thresholds: one frozen object, passed to the matcher and to ``grade``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Thresholds of the grader. Defaults are principled, not tuned per question (see docs)."""
+
+    word_similarity: float = 80.0  # rapidfuzz ratio for two words to count as one (a typo apart)
+    exact_below: int = 4  # words shorter than this must match exactly ("tp" is not "dp")
+    min_root: int = 4  # a word that starts with another word this long shares its root
+    root_similarity: float = 0.9  # credit for such a derived form ("reuse" ~ "reusability")
+    point_full: float = 0.65  # share of a claim's words in one sentence for full credit (two in three)
+    point_none: float = 0.40  # ... below which the claim gets no credit
+    point_matched: float = 0.60  # ... from which the claim is shown as matched
+    pitfall_hit: float = 0.80  # a wrong claim must be said almost in full to count
+    window_factor: float = 2.0  # a claim is looked for in stretches this many times its length
+    window_min: int = 12  # ... and at least this many words (short claims get room for a subject)
+    pitfall_window_factor: float = 4.0  # a wrong claim is hit even when said with an aside in it
+    pass_score: float = 70.0
+    partial_score: float = 35.0
+    easy_score: float = 85.0  # and within target time, for the rating "easy"
+    list_claim_words: int = 3  # an item of this many words says something ("GIL serializes threads")
+    list_max_claim_share: float = 0.34  # a keyword list: under a third of its items say anything
+    list_max_function_share: float = 0.12  # share of small words below which text is not prose
+    list_sentence_words: int = 5  # two items this long are clauses: notes that list, not a bare list
+    fallback_none: float = 0.0  # fallback mode: any overlap with a reference sentence earns some credit
+    fallback_full: float = 0.50  # ... and half its content words, anywhere, cover it (paraphrase loses words)
+
+
+DEFAULT_SETTINGS = Settings()

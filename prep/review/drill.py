@@ -1,0 +1,219 @@
+"""The drill loop: one card after another, asked through a UI, until the queue is empty.
+
+``Drill`` decides what happens next (grade, rate, undo, edit, follow-ups, Again at the end);
+the UI (see ``DrillUI``) only shows and asks. A fake UI drives it in tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING, Literal, Protocol
+
+from prep.review.queue import QueueItem
+from prep.review.scheduler import RatingName
+from prep.review.session import Result, Session, Summary
+
+if TYPE_CHECKING:
+    from prep.bank.schema import Question
+    from prep.grading.grade import Grade
+
+# A card rated Again comes back at the end of the session when its next step is this close
+# (the first learning step is a minute); later steps wait for a later session.
+AGAIN_IN_SESSION = timedelta(minutes=20)
+
+Action = Literal["rate", "undo", "skip", "quit", "edit"]
+
+
+@dataclass(frozen=True)
+class Choice:
+    action: Action
+    rating: RatingName | None = None
+
+
+class DrillUI(Protocol):
+    def show_card(self, question: Question, item: QueueItem, position: int, total: int) -> None: ...
+    def read_answer(self, question: Question) -> tuple[str, float | None] | None: ...  # None: quit
+    def show_grade(self, question: Question, graded: Grade | None, answer: str, elapsed: float | None) -> None: ...
+    def choose(self, suggested: RatingName | None) -> Choice: ...
+    def offer_follow_up(self, question: Question) -> bool | Literal["undo"] | None: ...  # None: quit
+    def notify(self, message: str) -> None: ...
+    def edit(self, question: Question) -> None: ...
+
+
+@dataclass
+class _Turn:
+    """One card being answered: what was typed, and the grade it got."""
+
+    item: QueueItem
+    question: Question
+    answer: str = ""
+    elapsed: float | None = None
+    graded: Grade | None = None
+
+
+class Drill:
+    """Runs a session over a queue. Each step returns False when the user quits."""
+
+    def __init__(self, session: Session, queue: list[QueueItem], ui: DrillUI) -> None:
+        self.session = session
+        self.ui = ui
+        self.pending = list(queue)
+        self.done: list[QueueItem] = []  # for undo: the card goes back to the front
+        self.seen_follow_ups: set[str] = set()
+
+    def run(self) -> Summary:
+        """Drill the queue until it is empty or the user quits. Ctrl-C ends with a summary."""
+        try:
+            while self.pending:
+                item = self.pending.pop(0)
+                if item.question_id in self.session.bank.questions and not self._turn(item):
+                    break
+        except KeyboardInterrupt:
+            return self.session.finish(interrupted=True)
+        return self.session.finish()
+
+    def _turn(self, item: QueueItem) -> bool:
+        turn = _Turn(item, self.session.bank.question(item.question_id))
+        self._show(turn)
+        answered = self.ui.read_answer(turn.question)
+        if answered is None:
+            return False
+        turn.answer, turn.elapsed = answered
+        if turn.answer.strip() and self.session.mode != "flip":
+            turn.graded = self.session.grade(turn.question.id, turn.answer, turn.elapsed)
+        if self.session.mode == "mock":  # no feedback until the end; the schedule only with --record
+            self._mock(turn)
+            return True
+        self.ui.show_grade(turn.question, turn.graded, turn.answer, turn.elapsed)
+        choice = self._choose(turn)
+        if turn.question.id not in self.session.bank.questions:
+            self.ui.notify(f"{turn.question.id} is no longer in the bank (renamed or removed): not rated")
+            return True
+        return self._act(turn, choice)
+
+    def _show(self, turn: _Turn) -> None:
+        # Counted afresh for each card: undo, requeued Again cards and follow-ups change it.
+        position = len(self.done) + 1
+        self.ui.show_card(turn.question, turn.item, position, position + len(self.pending))
+
+    def _mock(self, turn: _Turn) -> None:
+        session = self.session
+        if session.record:
+            rating = turn.graded.rating if turn.graded else "again"
+            session.rate(turn.question.id, rating, graded=turn.graded, answer=turn.answer, elapsed=turn.elapsed)
+        else:
+            session.attempt(turn.question.id, turn.graded, turn.answer, turn.elapsed)
+        self.done.append(turn.item)
+
+    def _choose(self, turn: _Turn) -> Choice:
+        """The user's choice for this card; an edit reloads it and asks again."""
+        while True:
+            try:
+                choice = self.ui.choose(turn.graded.rating if turn.graded else None)
+            except KeyboardInterrupt:
+                self.session.keep_unrated(turn.question.id, turn.graded, turn.answer, turn.elapsed)
+                raise
+            if choice.action == "edit":
+                self.ui.edit(turn.question)
+                if turn.question.id not in self.session.bank.questions:
+                    return choice  # renamed or removed in the editor: nothing left to rate
+                self._reload(turn)
+                continue
+            if choice.action == "undo" and not self.session.can_undo():
+                self.ui.notify("nothing to undo in this session")  # the answer just typed stays
+                continue
+            return choice
+
+    def _reload(self, turn: _Turn) -> None:
+        """After an edit: show the question as it now is, and grade the answer against it."""
+        edited = self.session.bank.question(turn.question.id)
+        if edited is turn.question:
+            return
+        turn.question = edited
+        if turn.graded is not None:
+            turn.graded = self.session.grade(edited.id, turn.answer, turn.elapsed)
+        self._show(turn)
+        self.ui.show_grade(edited, turn.graded, turn.answer, turn.elapsed)
+
+    def _act(self, turn: _Turn, choice: Choice) -> bool:
+        session, question = self.session, turn.question
+        if choice.action in ("quit", "skip") and session.keep_unrated(
+            question.id, turn.graded, turn.answer, turn.elapsed
+        ):
+            self.ui.notify("not rated: your answer is kept as practice (prep history shows it)")
+        if choice.action == "quit":
+            return False
+        if choice.action == "skip":
+            session.skip(question.id)
+            self.done.append(turn.item)
+            return True
+        if choice.action == "undo":
+            self.pending.insert(0, turn.item)  # this card, unrated, comes back after the one undone
+            undone = self._undo()
+            if undone is not None:
+                self.ui.notify(f"undid {undone.rating} on {undone.question_id}; {question.id} comes back after it")
+            return True
+        assert choice.rating is not None
+        self._rate(turn, choice.rating)
+        return self._follow_up(question)
+
+    def _rate(self, turn: _Turn, rating: RatingName) -> None:
+        session = self.session
+        rated = session.rate(turn.question.id, rating, graded=turn.graded, answer=turn.answer, elapsed=turn.elapsed)
+        if rated.card_after is not None:
+            wait = rated.card_after.due - session.clock()
+            if rating == "again" and wait <= AGAIN_IN_SESSION:
+                self.pending.append(QueueItem(turn.question.id, "again", rated.card_after.due))
+                self.ui.notify("again: back at the end of this session")
+            else:
+                self.ui.notify(f"{rating}: next review {describe_interval(wait)}")
+        self.done.append(turn.item)
+
+    def _follow_up(self, question: Question) -> bool:
+        """Offer the first follow-up not yet drilled in this session; drill it next if wanted."""
+        bank = self.session.bank
+        drilled = {d.question_id for d in self.done}
+        follow = [f for f in question.follow_ups
+                  if f in bank.questions and f not in self.seen_follow_ups and f not in drilled]
+        wanted = self.ui.offer_follow_up(bank.question(follow[0])) if follow else False
+        if wanted is None:
+            return False
+        if wanted == "undo":
+            undone = self._undo()
+            if undone is not None:
+                self.ui.notify(f"undid {undone.rating} on {undone.question_id}")
+        elif wanted:
+            self.seen_follow_ups.add(follow[0])
+            # Drilled now, so not again later in this session as a new or due card.
+            self.pending = [QueueItem(follow[0], "follow-up")] + [p for p in self.pending
+                                                                   if p.question_id != follow[0]]
+        return True
+
+    def _undo(self) -> Result | None:
+        """Undo the last rating: its card goes back to the front of the queue, and a copy of it
+        brought back for Again is dropped (it is not due again once its rating is undone)."""
+        undone = self.session.undo()
+        if undone is None:
+            return None
+        previous = next((d for d in reversed(self.done) if d.question_id == undone.question_id), None)
+        if previous is not None:
+            self.done.remove(previous)
+            self.pending.insert(0, previous)
+        # Not the card just put back, which may itself be such a copy being rated again.
+        later = self.pending[1:] if previous is not None else self.pending
+        requeued = next((p for p in reversed(later) if p.question_id == undone.question_id and p.reason == "again"),
+                        None)
+        if requeued is not None:
+            self.pending.remove(requeued)
+        return undone
+
+
+def describe_interval(delta: timedelta) -> str:
+    """'in 10 minutes', 'in 3 days', 'in 2 months': how far away the next review is."""
+    seconds = max(0, int(delta.total_seconds()))
+    for unit, size in (("month", 30 * 86400), ("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            n = round(seconds / size)
+            return f"in {n} {unit}{'s' if n != 1 else ''}"
+    return "in under a minute" if seconds else "now"

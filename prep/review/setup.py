@@ -1,0 +1,99 @@
+"""Starting a drill: the schedule it runs on, the questions it selects and the queue its mode asks.
+
+A command hands over the user's choices (``DrillOptions``); it gets back a session and its
+queue, ready to run through a UI. Nothing here prints.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from prep import config
+from prep.errors import StateReadOnly
+from prep.review.queue import QueueItem, build_queue, mock_queue
+from prep.review.scheduler import Scheduler
+from prep.review.session import Mode, Session
+from prep.state.store import Store
+
+if TYPE_CHECKING:
+    from prep.bank.loaded import Bank
+    from prep.bank.schema import Question
+
+
+@dataclass(frozen=True)
+class ScheduleFiles:
+    """Where the review state and the config are; *explicit_config*: the user named the config
+    file (--config or $PREP_CONFIG), so it must exist."""
+
+    state: Path
+    config: Path
+    explicit_config: bool = False
+
+
+def open_schedule(files: ScheduleFiles, retention: float | None = None, new: int | None = None, *,
+                  write: bool = True) -> tuple[config.DrillConfig, Store, Scheduler]:
+    """Drill settings (config < options), the state store, and a scheduler using the personal
+    FSRS weights `prep optimize` saved, if any. *write*: the command records reviews, so a
+    database that cannot be written is refused up front."""
+    settings = config.load(files.config, overrides={"desired_retention": retention, "new_per_day": new},
+                           explicit=files.explicit_config)
+    store = Store(files.state, write=write)
+    personal = store.fsrs_parameters()
+    scheduler = Scheduler(replace(settings.scheduler, parameters=personal) if personal else settings.scheduler)
+    return settings, store, scheduler
+
+
+@dataclass(frozen=True)
+class DrillOptions:
+    """What the user asked of a drill (see `prep drill --help`)."""
+
+    mode: Mode = "type"
+    new: int | None = None
+    limit: int | None = None
+    shuffle: bool = False
+    cram: bool = False
+    count: int = 8  # questions in a mock interview
+    record: bool = False  # a mock interview updates the schedule
+    retention: float | None = None
+
+    @property
+    def schedules(self) -> bool:
+        """Whether ratings change the schedule: mock and cram leave it alone (mock unless --record)."""
+        return self.record if self.mode == "mock" else not self.cram
+
+
+@dataclass
+class DrillStart:
+    session: Session
+    queue: list[QueueItem]
+    questions: list[Question]  # what the filters selected (the queue is drawn from them)
+    store: Store
+
+
+def start_drill(bank: Bank, questions: list[Question], options: DrillOptions, files: ScheduleFiles, *,
+                clock: Callable[[], datetime], grader, rng: random.Random | None = None) -> DrillStart:  # type: ignore[no-untyped-def]
+    """Open the schedule and build the queue the mode asks for. A cram or an unrecorded mock
+    still keeps what was typed, as practice, where the state can be written; on a read-only
+    state it runs without keeping it (a drill that schedules is refused)."""
+    rng = rng or random.Random()
+    try:
+        settings, store, scheduler = open_schedule(files, options.retention, options.new, write=True)
+        keep_practice = True
+    except StateReadOnly:
+        if options.schedules:
+            raise
+        settings, store, scheduler = open_schedule(files, options.retention, options.new, write=False)
+        keep_practice = False
+    if options.mode == "mock":
+        queue = mock_queue(questions, bank, options.count, rng)
+    else:
+        queue = build_queue(bank, store, scheduler, clock(), questions, new_per_day=settings.new_per_day,
+                            limit=options.limit, shuffle=options.shuffle, cram=options.cram, rng=rng)
+    session = Session(bank, store, scheduler, clock, grader=grader, mode=options.mode, record=options.schedules,
+                      scope=frozenset(q.id for q in questions), keep_practice=keep_practice)
+    return DrillStart(session, queue, questions, store)
