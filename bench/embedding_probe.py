@@ -49,7 +49,9 @@ def default_model() -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--model", default=None, help="sentence-transformers model name or folder")
     parser.add_argument("--data", type=Path, default=ROOT / "bench" / "data", help="folder of attempts*.yaml")
     args = parser.parse_args()
@@ -67,8 +69,9 @@ def main() -> None:
     for a in attempts:
         q = bank.questions[a["question"]]
         if q.id not in phrasing_vectors:
-            phrasing_vectors[q.id] = [model.encode(list(k.phrasings), normalize_embeddings=True)
-                                      for k in q.key_points]
+            phrasing_vectors[q.id] = [
+                model.encode(list(k.phrasings), normalize_embeddings=True) for k in q.key_points
+            ]
         g = grade(q, bank.answer_text(q.id), a["answer"])
         by_text = {r.text: r for r in (*g.matched, *g.missed)}
         lexical = [_credit(by_text[k.text].score / 100, s.point_none, s.point_full) for k in q.key_points]
@@ -95,8 +98,13 @@ def main() -> None:
         for k, lab, v in zip(kinds, labels, verdicts):
             if lab == "fail":
                 by_kind[k].append(v == "pass")
-        return (binary, three, sum(fails) / max(1, len(fails)), sum(passes) / max(1, len(passes)),
-                {k: sum(v) / len(v) for k, v in by_kind.items()})
+        return (
+            binary,
+            three,
+            sum(fails) / max(1, len(fails)),
+            sum(passes) / max(1, len(passes)),
+            {k: sum(v) / len(v) for k, v in by_kind.items()},
+        )
 
     print(f"Model: {model_name}; {len(rows)} labelled attempts on questions with key points")
     print()
@@ -105,8 +113,10 @@ def main() -> None:
         values = [statistics.mean(sim) for a, _, _, sim, _ in rows if a["kind"] == kind]
         if values:
             label = next(a["label"] for a, *_ in rows if a["kind"] == kind)
-            print(f"  {kind:18s} ({label:7s}) mean {statistics.mean(values):.3f}   "
-                  f"range {min(values):.3f}-{max(values):.3f}")
+            print(
+                f"  {kind:18s} ({label:7s}) mean {statistics.mean(values):.3f}   "
+                f"range {min(values):.3f}-{max(values):.3f}"
+            )
     print()
     print("Key points given credit by the embedding that the lexical grader left at none or part")
     print("(share of key points, by kind): what a similarity threshold would add")
@@ -114,18 +124,23 @@ def main() -> None:
     for t in THRESHOLDS:
         shares = []
         for kind in KINDS:
-            added = [sum(1 for c, m in zip(lex, sim) if c < 1 and m >= t) / len(lex)
-                     for a, _, lex, sim, _ in rows if a["kind"] == kind]
+            added = [
+                sum(1 for c, m in zip(lex, sim) if c < 1 and m >= t) / len(lex)
+                for a, _, lex, sim, _ in rows
+                if a["kind"] == kind
+            ]
             shares.append(statistics.mean(added) if added else 0.0)
         print(f"  {t:9.2f} " + " ".join(f"{x:12.3f}" for x in shares))
     print()
-    print(f"  {'grader':26s} {'binary':>7s} {'3-class':>8s} {'false pass':>11s} {'missed pass':>12s}"
-          f" {'fp wrong-vocab':>15s} {'fp long-wrong':>14s}")
+    print(
+        f"  {'grader':26s} {'binary':>7s} {'3-class':>8s} {'false pass':>11s} {'missed pass':>12s}"
+        f" {'fp wrong-vocab':>15s} {'fp long-wrong':>14s}"
+    )
     lexical_only = [g.verdict for _, g, *_ in rows]
     variants = [("lexical (prep)", lexical_only)]
     for t in THRESHOLDS:
         verdicts = []
-        for _, g, lex, sim, capped in rows:
+        for _, _g, lex, sim, capped in rows:
             credit = [max(c, 1.0 if m >= t else 0.0) for c, m in zip(lex, sim)]
             score = 100.0 * sum(credit) / len(credit)
             if capped:
@@ -134,11 +149,15 @@ def main() -> None:
         variants.append((f"lexical + embedding >= {t:.2f}", verdicts))
     for name, verdicts in variants:
         binary, three, fp, mp, by_kind = figures(verdicts)
-        print(f"  {name:26s} {binary:7.3f} {three:8.3f} {fp:11.3f} {mp:12.3f}"
-              f" {by_kind.get('wrong-vocabulary', 0):15.3f} {by_kind.get('long-wrong', 0):14.3f}")
+        print(
+            f"  {name:26s} {binary:7.3f} {three:8.3f} {fp:11.3f} {mp:12.3f}"
+            f" {by_kind.get('wrong-vocabulary', 0):15.3f} {by_kind.get('long-wrong', 0):14.3f}"
+        )
     print()
-    print(f"Embedding an attempt's sentences: median {statistics.median(embed_ms):.1f} ms on this machine "
-          "(phrasings embedded once per question); the lexical grader's budget is 2 ms in all.")
+    print(
+        f"Embedding an attempt's sentences: median {statistics.median(embed_ms):.1f} ms on this machine "
+        "(phrasings embedded once per question); the lexical grader's budget is 2 ms in all."
+    )
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Grading benchmark: agreement with a strict interviewer's labels, next to a naive baseline.
 
     python bench/grading.py                   # labelled attempts in bench/data/attempts*.yaml, and the
-                                              # held-out ones in bench/data/heldout/ (written blind to the grader)
+                                              # held-out ones in bench/data/heldout/ (written blind to
+                                              # the grader)
     python bench/grading.py --mohler PATH     # also: correlation with human grades (Mohler et al. 2011)
     python bench/grading.py --sensitivity     # also: the figures under nearby settings (not a tuning run)
     python bench/grading.py --timing-only     # only the grading time
@@ -28,12 +29,11 @@ from rapidfuzz import fuzz
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from prep.bank.loaded import Bank
-
 from prep.bank.load import load_bank
+from prep.bank.loaded import Bank
+from prep.bank.schema import Question
 from prep.grading.grade import grade
 from prep.grading.settings import DEFAULT_SETTINGS, Settings
-from prep.bank.schema import Question
 from prep.paths import BankLocation
 
 LABELS = ("fail", "partial", "pass")
@@ -115,16 +115,20 @@ def report_labelled(bank: Bank, attempts: list[dict], title: str = "Labelled att
     bb, bfp, bmp = rates(base_pass)
     three = sum(v == lab for v, lab in zip(ours, labels)) / n
 
-    print(f"{title}: {n} over {len({a['question'] for a in attempts})} questions "
-          f"({', '.join(f'{k} {c}' for k, c in sorted(Counter(labels).items()))})")
+    print(
+        f"{title}: {n} over {len({a['question'] for a in attempts})} questions "
+        f"({', '.join(f'{k} {c}' for k, c in sorted(Counter(labels).items()))})"
+    )
     print()
     print(f"{'figure':38s} {'prep':>8s} {'baseline':>9s}  target")
     print(f"{'binary pass accuracy':38s} {ob:8.3f} {bb:9.3f}  >= 0.90, baseline + 0.15")
     print(f"{'3-class accuracy':38s} {three:8.3f} {base_three:9.3f}  >= 0.75")
     print(f"{'false passes on fail-labelled':38s} {ofp:8.3f} {bfp:9.3f}  <= 0.05")
     print(f"{'missed passes on pass-labelled':38s} {omp:8.3f} {bmp:9.3f}  <= 0.10")
-    print(f"(baseline: token_set_ratio vs the prepared answer, best threshold {threshold:.0f}; "
-          f"3-class thresholds {lo:.0f}/{hi:.0f}, all chosen on this data)")
+    print(
+        f"(baseline: token_set_ratio vs the prepared answer, best threshold {threshold:.0f}; "
+        f"3-class thresholds {lo:.0f}/{hi:.0f}, all chosen on this data)"
+    )
     print()
     print("False-pass rate on fail-labelled attempts, by kind:")
     by_kind: dict[str, list[tuple[bool, bool]]] = defaultdict(list)
@@ -134,16 +138,20 @@ def report_labelled(bank: Bank, attempts: list[dict], title: str = "Labelled att
     for k in KINDS:
         if k in by_kind:
             rows = by_kind[k]
-            print(f"  {k:20s} n={len(rows):3d}   prep {sum(p for p, _ in rows) / len(rows):6.3f}"
-                  f"   baseline {sum(b for _, b in rows) / len(rows):6.3f}")
+            print(
+                f"  {k:20s} n={len(rows):3d}   prep {sum(p for p, _ in rows) / len(rows):6.3f}"
+                f"   baseline {sum(b for _, b in rows) / len(rows):6.3f}"
+            )
     print()
     print("Per kind (label counts -> prep's verdicts):")
     for k in KINDS:
         rows = [(lab, v) for kk, lab, v in zip(kinds, labels, ours) if kk == k]
         if rows:
             agree = sum(lab == v for lab, v in rows) / len(rows)
-            print(f"  {k:20s} n={len(rows):3d}  3-class agreement {agree:5.2f}  "
-                  f"labels {dict(Counter(l for l, _ in rows))}  prep {dict(Counter(v for _, v in rows))}")
+            print(
+                f"  {k:20s} n={len(rows):3d}  3-class agreement {agree:5.2f}  "
+                f"labels {dict(Counter(l for l, _ in rows))}  prep {dict(Counter(v for _, v in rows))}"
+            )
     wrong = [(a, v) for a, v in zip(attempts, ours) if v != a["label"]]
     if wrong:
         print()
@@ -156,11 +164,16 @@ def report_labelled(bank: Bank, attempts: list[dict], title: str = "Labelled att
 # (docs/grading.md), and this shows what each would trade, not a search for the best row.
 NEARBY = (
     {},
-    {"point_full": 0.60}, {"point_full": 0.70},
-    {"point_none": 0.35}, {"point_none": 0.45},
-    {"pass_score": 65.0}, {"pass_score": 75.0},
-    {"window_factor": 1.5}, {"window_factor": 2.5},
-    {"pitfall_hit": 0.70}, {"pitfall_window_factor": 2.0},
+    {"point_full": 0.60},
+    {"point_full": 0.70},
+    {"point_none": 0.35},
+    {"point_none": 0.45},
+    {"pass_score": 65.0},
+    {"pass_score": 75.0},
+    {"window_factor": 1.5},
+    {"window_factor": 2.5},
+    {"pitfall_hit": 0.70},
+    {"pitfall_window_factor": 2.0},
 )
 
 
@@ -171,8 +184,12 @@ def report_sensitivity(bank: Bank, attempts: list[dict]) -> None:
     print(f"  {'setting':34s} {'binary':>7s} {'3-class':>8s} {'false pass':>11s} {'missed pass':>12s}")
     for change in NEARBY:
         settings: Settings = dataclasses.replace(DEFAULT_SETTINGS, **change)
-        verdicts = [grade(bank.questions[a["question"]], bank.answer_text(a["question"]), a["answer"],
-                          settings=settings).verdict for a in attempts]
+        verdicts = [
+            grade(
+                bank.questions[a["question"]], bank.answer_text(a["question"]), a["answer"], settings=settings
+            ).verdict
+            for a in attempts
+        ]
         pairs = list(zip((a["label"] for a in attempts), verdicts))
         binary = sum((lab == "pass") == (v == "pass") for lab, v in pairs) / len(pairs)
         three = sum(lab == v for lab, v in pairs) / len(pairs)
@@ -188,24 +205,39 @@ def report_speed(bank: Bank, attempts: list[dict]) -> None:
             "id": "bench",
             "prompt": "What is the difference between data parallelism and model parallelism?",
             "key_points": [
-                {"text": "in data parallelism every GPU holds a full replica of the model",
-                 "aliases": ["each device keeps a complete copy of the weights", "DP replicates the model"]},
-                {"text": "each GPU processes a different slice of the batch",
-                 "aliases": ["the batch is split across GPUs"]},
-                {"text": "gradients are averaged across GPUs with all-reduce",
-                 "aliases": ["all-reduce the gradients", "gradients are synchronized after backward"]},
-                {"text": "model parallelism splits the model itself across GPUs",
-                 "aliases": ["the weights are partitioned across GPUs"]},
-                {"text": "model parallelism is needed when the model does not fit on one GPU",
-                 "aliases": ["used when the model is too big for one device"]},
+                {
+                    "text": "in data parallelism every GPU holds a full replica of the model",
+                    "aliases": [
+                        "each device keeps a complete copy of the weights",
+                        "DP replicates the model",
+                    ],
+                },
+                {
+                    "text": "each GPU processes a different slice of the batch",
+                    "aliases": ["the batch is split across GPUs"],
+                },
+                {
+                    "text": "gradients are averaged across GPUs with all-reduce",
+                    "aliases": ["all-reduce the gradients", "gradients are synchronized after backward"],
+                },
+                {
+                    "text": "model parallelism splits the model itself across GPUs",
+                    "aliases": ["the weights are partitioned across GPUs"],
+                },
+                {
+                    "text": "model parallelism is needed when the model does not fit on one GPU",
+                    "aliases": ["used when the model is too big for one device"],
+                },
             ],
             "pitfalls": ["data parallelism reduces per-GPU parameter memory"],
         }
     )
-    attempt = ("In data parallelism each GPU keeps a full copy of the model and works on its own part of "
-               "the batch, and after the backward pass the gradients are averaged with an all-reduce. "
-               "Model parallelism instead splits the layers or tensors across GPUs, which you need once "
-               "the model no longer fits in a single GPU's memory.")
+    attempt = (
+        "In data parallelism each GPU keeps a full copy of the model and works on its own part of "
+        "the batch, and after the backward pass the gradients are averaged with an all-reduce. "
+        "Model parallelism instead splits the layers or tensors across GPUs, which you need once "
+        "the model no longer fits in a single GPU's memory."
+    )
     floor = []
     for _ in range(7):
         start = time.perf_counter()
@@ -215,25 +247,36 @@ def report_speed(bank: Bank, attempts: list[dict]) -> None:
     unit = statistics.median(floor)
     print(f"Grading time, floor: one token_set_ratio call {unit:.4f} ms")
     elapsed = grading_time(question, attempt)
-    print(f"  5 key points, 1-2 aliases each, {len(attempt.split())}-word attempt: "
-          f"median {elapsed:.3f} ms per attempt, {elapsed / unit:.0f}x the floor (target <= 2 ms)")
+    print(
+        f"  5 key points, 1-2 aliases each, {len(attempt.split())}-word attempt: "
+        f"median {elapsed:.3f} ms per attempt, {elapsed / unit:.0f}x the floor (target <= 2 ms)"
+    )
     # The labelled attempts on the bank's 5-key-point questions: attempts of every kind and length,
     # against questions with every number of phrasings. Fewer repeats each, since there are many.
-    five = [a for a in attempts
-            if a["question"] in bank.questions and len(bank.questions[a["question"]].key_points) == 5]
+    five = [
+        a
+        for a in attempts
+        if a["question"] in bank.questions and len(bank.questions[a["question"]].key_points) == 5
+    ]
     if five:
         each = [grading_time(bank.questions[a["question"]], a["answer"], runs=3, repeats=20) for a in five]
-        print(f"  the {len(five)} labelled attempts on 5-key-point bank questions: median "
-              f"{statistics.median(each):.3f} ms, 90th percentile {np.percentile(each, 90):.3f} ms "
-              f"({statistics.median(each) / unit:.0f}x / {np.percentile(each, 90) / unit:.0f}x the floor)")
+        print(
+            f"  the {len(five)} labelled attempts on 5-key-point bank questions: median "
+            f"{statistics.median(each):.3f} ms, 90th percentile {np.percentile(each, 90):.3f} ms "
+            f"({statistics.median(each) / unit:.0f}x / {np.percentile(each, 90) / unit:.0f}x the floor)"
+        )
     # The one with the most phrasings, measured as carefully as the first line.
-    heaviest = max((q for q in bank.questions.values() if len(q.key_points) == 5 and bank.answer_text(q.id)),
-                   key=lambda q: sum(len(k.phrasings) for k in q.key_points))
+    heaviest = max(
+        (q for q in bank.questions.values() if len(q.key_points) == 5 and bank.answer_text(q.id)),
+        key=lambda q: sum(len(k.phrasings) for k in q.key_points),
+    )
     answer = bank.answer_text(heaviest.id) or ""
     phrasings = sum(len(k.phrasings) for k in heaviest.key_points)
     elapsed = grading_time(heaviest, answer)
-    print(f"  5 key points, {phrasings} phrasings ({heaviest.id}), its {len(answer.split())}-word answer: "
-          f"median {elapsed:.3f} ms per attempt, {elapsed / unit:.0f}x the floor (target <= 2 ms)")
+    print(
+        f"  5 key points, {phrasings} phrasings ({heaviest.id}), its {len(answer.split())}-word answer: "
+        f"median {elapsed:.3f} ms per attempt, {elapsed / unit:.0f}x the floor (target <= 2 ms)"
+    )
 
 
 def grading_time(question: Question, attempt: str, runs: int = 7, repeats: int = 200) -> float:
@@ -258,7 +301,7 @@ def ranks(values: list[float]) -> np.ndarray:
         j = i
         while j + 1 < len(values) and sorted_values[j + 1] == sorted_values[i]:
             j += 1
-        result[order[i:j + 1]] = (i + j) / 2
+        result[order[i : j + 1]] = (i + j) / 2
         i = j + 1
     return result
 
@@ -283,27 +326,38 @@ def report_mohler(path: Path) -> None:
     t_ours, best_ours = best_binary_threshold(ours, gold)
     t_base, best_base = best_binary_threshold(base, gold)
     print()
-    print(f"Mohler et al. 2011 short answers: {len(rows)} answers, {len({r['question_id'] for r in rows})} "
-          f"questions (reference answer only: the grader's fallback mode; no training on this data)")
+    print(
+        f"Mohler et al. 2011 short answers: {len(rows)} answers, {len({r['question_id'] for r in rows})} "
+        f"questions (reference answer only: the grader's fallback mode; no training on this data)"
+    )
     print(f"{'figure':40s} {'prep':>8s} {'token_set_ratio':>16s}")
-    print(f"{'Pearson r with the human grade':40s} {pearson(ours, human):8.3f} {pearson(base, human):16.3f}"
-          "   target >= 0.52")
+    print(
+        f"{'Pearson r with the human grade':40s} {pearson(ours, human):8.3f} {pearson(base, human):16.3f}"
+        "   target >= 0.52"
+    )
     print(f"{'Spearman rho':40s} {spearman(ours, human):8.3f} {spearman(base, human):16.3f}")
     print(f"{'pass accuracy at grade >= 4 (pass = 70)':40s} {our_acc:8.3f} {'':>16s}")
-    print(f"{'same, best threshold chosen in-sample':40s} {best_ours:8.3f} {best_base:16.3f}"
-          f"   (thresholds {t_ours:.0f} / {t_base:.0f}; majority class {sum(gold) / len(gold):.3f})")
+    print(
+        f"{'same, best threshold chosen in-sample':40s} {best_ours:8.3f} {best_base:16.3f}"
+        f"   (thresholds {t_ours:.0f} / {t_base:.0f}; majority class {sum(gold) / len(gold):.3f})"
+    )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--mohler", type=Path, help="path to mohler.csv (question, reference_answer, "
-                        "student_answer, score)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--mohler", type=Path, help="path to mohler.csv (question, reference_answer, student_answer, score)"
+    )
     parser.add_argument("--data", type=Path, default=ROOT / "bench" / "data", help="folder of attempts*.yaml")
     parser.add_argument("--no-timing", action="store_true", help="skip the grading-time measurement")
-    parser.add_argument("--sensitivity", action="store_true",
-                        help="also show the labelled figures under nearby settings")
-    parser.add_argument("--timing-only", action="store_true",
-                        help="print only the grading time (bench/speed.py uses this)")
+    parser.add_argument(
+        "--sensitivity", action="store_true", help="also show the labelled figures under nearby settings"
+    )
+    parser.add_argument(
+        "--timing-only", action="store_true", help="print only the grading time (bench/speed.py uses this)"
+    )
     args = parser.parse_args()
     attempts = load_attempts(args.data)
     bank = load_bank(BankLocation(ROOT, "bench"))
@@ -318,7 +372,9 @@ def main() -> None:
             print()
     blind = load_attempts(args.data / "heldout")
     if blind:
-        report_labelled(bank, blind, "Held-out attempts (written without sight of the grader; never used to tune it)")
+        report_labelled(
+            bank, blind, "Held-out attempts (written without sight of the grader; never used to tune it)"
+        )
         print()
     if not args.no_timing:
         report_speed(bank, attempts)

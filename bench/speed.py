@@ -65,8 +65,10 @@ def make_bank(root: Path, size: int, seed: int = 7) -> Path:
                 "    key_points:",
             ]
             for _ in range(4):
-                q_lines += [f"      - text: {sentence(rng, 7)}",
-                            f"        aliases: [{sentence(rng, 4)}, {sentence(rng, 5)}]"]
+                q_lines += [
+                    f"      - text: {sentence(rng, 7)}",
+                    f"        aliases: [{sentence(rng, 4)}, {sentence(rng, 5)}]",
+                ]
             q_lines.append(f"    pitfalls: [{sentence(rng, 6)}]")
             a_lines += [f"  - question: {qid}", "    source: model", "    answer: >"]
             a_lines += [f"      {sentence(rng, 10)}" for _ in range(10)]
@@ -101,13 +103,26 @@ def make_history(path: Path, bank_size: int, reviews: int = 100_000, seed: int =
         rating = rng.choices(RATINGS, weights=[1, 2, 6, 2])[0]
         after = scheduler.review(before or new_card(qid, when), rating, when)
         cards[qid] = after
-        rows.append((qid, format_time(when), RATINGS.index(rating) + 1, 3, rng.randint(0, 100), 40.0,
-                     sentence(rng, 30), "type", "hash"))
+        rows.append(
+            (
+                qid,
+                format_time(when),
+                RATINGS.index(rating) + 1,
+                3,
+                rng.randint(0, 100),
+                40.0,
+                sentence(rng, 30),
+                "type",
+                "hash",
+            )
+        )
     with Store(path) as store:
         with store.transaction() as db:
             db.executemany(
                 "INSERT INTO reviews (question_id, reviewed_at, rating, suggested, score, elapsed_seconds,"
-                " answer, mode, content_hash) VALUES (?,?,?,?,?,?,?,?,?)", rows)
+                " answer, mode, content_hash) VALUES (?,?,?,?,?,?,?,?,?)",
+                rows,
+            )
         for card in cards.values():
             store.save_card(card, "hash")
     return path
@@ -166,35 +181,51 @@ class Table:
     def __init__(self) -> None:
         self.rows: list[tuple[str, float, str, float, str, str]] = []
 
-    def add(self, name: str, value: float, floor_name: str, floor: float, target: str, unit: str = "s") -> None:
+    def add(
+        self, name: str, value: float, floor_name: str, floor: float, target: str, unit: str = "s"
+    ) -> None:
         self.rows.append((name, value, floor_name, floor, target, unit))
         ratio = value / floor if floor else float("nan")
-        print(f"{name:48s} {value:8.3f}{unit:2s} floor {floor:7.3f}{unit:2s} ({floor_name}) "
-              f"ratio {ratio:5.2f}  target {target}", flush=True)
+        print(
+            f"{name:48s} {value:8.3f}{unit:2s} floor {floor:7.3f}{unit:2s} ({floor_name}) "
+            f"ratio {ratio:5.2f}  target {target}",
+            flush=True,
+        )
 
     def markdown(self) -> str:
         lines = ["| measure | value | floor | floor is | ratio | target |", "|---|---|---|---|---|---|"]
         for name, value, floor_name, floor, target, unit in self.rows:
             ratio = f"{value / floor:.2f}" if floor else "—"
-            lines.append(f"| {name} | {value:.3f} {unit} | {floor:.3f} {unit} | {floor_name} | {ratio} | {target} |")
+            lines.append(
+                f"| {name} | {value:.3f} {unit} | {floor:.3f} {unit} | {floor_name} | {ratio} | {target} |"
+            )
         return "\n".join(lines)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--markdown", type=Path, help="also write the table as markdown to this file")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     home = OUT / "home"
-    env = {**os.environ, "PREP_HOME": str(home), "PYTHONPATH": str(ROOT), "NO_COLOR": "1",
-           "PREP_NOW": "2026-04-01T09:00:00+00:00"}
+    env = {
+        **os.environ,
+        "PREP_HOME": str(home),
+        "PYTHONPATH": str(ROOT),
+        "NO_COLOR": "1",
+        "PREP_NOW": "2026-04-01T09:00:00+00:00",
+    }
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     subprocess.run([PYTHON, "-m", "compileall", "-q", str(ROOT / "prep")], check=True)
     table = Table()
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-          f"{platform.platform()}")
+    print(
+        f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"{platform.platform()}"
+    )
 
     deps = "import typer, yaml, rich, rich.console, pydantic, rapidfuzz, fsrs, platformdirs, numpy, sqlite3"
     typer_floor = [PYTHON, "-c", "import typer"]
@@ -206,7 +237,7 @@ def main() -> None:
         bank = make_bank(OUT / f"bank-{size}", size)
         state = make_history(OUT / f"state-{size}.sqlite3", size)
         files = sorted((bank / "questions").glob("*.yaml")) + sorted((bank / "answers").glob("*.yaml"))
-        parse = ("import yaml,sys\nfor f in sys.argv[1:]:\n    yaml.load(open(f), Loader=yaml.CSafeLoader)")
+        parse = "import yaml,sys\nfor f in sys.argv[1:]:\n    yaml.load(open(f), Loader=yaml.CSafeLoader)"
         parse_floor = [[PYTHON, "-c", parse, *map(str, files)], deps_floor]
         base = PREP + ["--bank", str(bank), "--state", str(state)]
         cache_dir = home / "cache"
@@ -214,7 +245,9 @@ def main() -> None:
         def clear_cache(cache_dir: Path = cache_dir) -> None:
             shutil.rmtree(cache_dir, ignore_errors=True)
 
-        value, floor, _, _ = paired(base + ["next", "--json"], parse_floor, env, args.runs, before=clear_cache)
+        value, floor, _, _ = paired(
+            base + ["next", "--json"], parse_floor, env, args.runs, before=clear_cache
+        )
         table.add(f"prep next, cold, {size} questions", value, "libyaml parse + imports", floor, "<= 1.3")
         run(base + ["next"], env)
         value, floor, peak, floor_peak = paired(base + ["next", "--json"], [deps_floor], env, args.runs)
@@ -226,17 +259,29 @@ def main() -> None:
             touched.write_text(touched.read_text())
 
         value, floor, _, _ = paired(base + ["next", "--json"], [deps_floor], env, args.runs, before=touch)
-        table.add(f"prep next after editing 1 of {len(files)} files", value, "import all deps", floor, "(info)")
+        table.add(
+            f"prep next after editing 1 of {len(files)} files", value, "import all deps", floor, "(info)"
+        )
         value, floor, _, _ = paired(base + ["validate", "--json"], parse_floor, env, max(1, args.runs // 2))
-        table.add(f"prep validate (with near-duplicates), {size} q", value, "libyaml parse + imports", floor,
-                  "<= 10 s")
+        table.add(
+            f"prep validate (with near-duplicates), {size} q",
+            value,
+            "libyaml parse + imports",
+            floor,
+            "<= 10 s",
+        )
         value, floor, _, _ = paired(base + ["stats", "--json"], [deps_floor], env, args.runs)
         table.add(f"prep stats --json, {size} q, 100k reviews", value, "import all deps", floor, "<= 1.0 s")
         value, floor, _, _ = paired(base + ["export", "cram"], [deps_floor], env, max(1, args.runs // 2))
         table.add(f"prep export cram, {size} q", value, "import all deps", floor, "<= 2 s")
 
-    grading = subprocess.run([PYTHON, str(ROOT / "bench" / "grading.py"), "--timing-only"],
-                             capture_output=True, text=True, env=env, check=True)
+    grading = subprocess.run(
+        [PYTHON, str(ROOT / "bench" / "grading.py"), "--timing-only"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
     print(grading.stdout.strip())
     if args.markdown:
         args.markdown.write_text(table.markdown() + "\n")

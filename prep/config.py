@@ -98,20 +98,24 @@ def load(path: Path, *, overrides: dict | None = None, explicit: bool = False) -
             raise UsageError(f"{where}cannot read config: {exc}") from None
         stray = sorted(k for k, v in data.items() if k != "drill" and not isinstance(v, dict))
         if stray:
-            raise UsageError(f"{where}setting{'s' if len(stray) != 1 else ''} {', '.join(stray)} outside a section: "
-                             "settings go under [drill]")
+            raise UsageError(
+                f"{where}setting{'s' if len(stray) != 1 else ''} {', '.join(stray)} outside a section: "
+                "settings go under [drill]"
+            )
         other = set(data) - {"drill"}
         if other:
-            raise UsageError(f"{where}unknown section{'s' if len(other) != 1 else ''} "
-                             f"{', '.join(f'[{s}]' for s in sorted(other))} (known: [drill])")
+            raise UsageError(
+                f"{where}unknown section{'s' if len(other) != 1 else ''} "
+                f"{', '.join(f'[{s}]' for s in sorted(other))} (known: [drill])"
+            )
         section = data.get("drill", {})
         if not isinstance(section, dict):
             raise UsageError(f"{where}[drill] must be a table")
         unknown = set(section) - set(DEFAULTS)
         if unknown:
             raise UsageError(
-                f"{where}unknown setting{'s' if len(unknown) != 1 else ''} in [drill]: {', '.join(sorted(unknown))} "
-                f"(known: {', '.join(DEFAULTS)})"
+                f"{where}unknown setting{'s' if len(unknown) != 1 else ''} in [drill]: "
+                f"{', '.join(sorted(unknown))} (known: {', '.join(DEFAULTS)})"
             )
         values.update(section)
     overridden = {k: v for k, v in (overrides or {}).items() if v is not None}
@@ -125,10 +129,14 @@ def load(path: Path, *, overrides: dict | None = None, explicit: bool = False) -
 
     retention = values["desired_retention"]
     if isinstance(retention, bool) or not isinstance(retention, (int, float)) or not 0.5 <= retention <= 0.99:
-        raise UsageError(f"{at('desired_retention')}desired_retention must be between 0.5 and 0.99, not {_toml(retention)}")
+        raise UsageError(
+            f"{at('desired_retention')}desired_retention must be between 0.5 and 0.99, not {_toml(retention)}"
+        )
     new_per_day = values["new_per_day"]
     if isinstance(new_per_day, bool) or not isinstance(new_per_day, int) or new_per_day < 0:
-        raise UsageError(f"{at('new_per_day')}new_per_day must be a whole number >= 0, not {_toml(new_per_day)}")
+        raise UsageError(
+            f"{at('new_per_day')}new_per_day must be a whole number >= 0, not {_toml(new_per_day)}"
+        )
     if not isinstance(values["fuzz"], bool):
         raise UsageError(f"{at('fuzz')}fuzz must be true or false, not {_toml(values['fuzz'])}")
     return DrillConfig(
@@ -145,7 +153,7 @@ def load(path: Path, *, overrides: dict | None = None, explicit: bool = False) -
 def _steps(values: dict, name: str, where: str) -> tuple[timedelta, ...]:
     steps = values[name]
     if not isinstance(steps, list) or not all(isinstance(s, str) for s in steps):
-        raise UsageError(f"{where}{name} must be a list of durations like [\"1m\", \"10m\"], not {_toml(steps)}")
+        raise UsageError(f'{where}{name} must be a list of durations like ["1m", "10m"], not {_toml(steps)}')
     try:
         return tuple(parse_duration(s) for s in steps)
     except UsageError as error:

@@ -37,7 +37,9 @@ def write_files(texts: dict[Path, str | None]) -> None:
                 try:
                     path.unlink(missing_ok=True)
                 except OSError as error:
-                    raise WriteFailed(f"cannot delete {display_path(path)}: {error.strerror or error}") from error
+                    raise WriteFailed(
+                        f"cannot delete {display_path(path)}: {error.strerror or error}"
+                    ) from error
             else:
                 _replace(path, _in_style_of(originals[path], text))
             done.append(path)
@@ -53,8 +55,11 @@ def write_files(texts: dict[Path, str | None]) -> None:
             except (OSError, WriteFailed):
                 stuck.append(display_path(path))
         if isinstance(error, WriteFailed):
-            error.hint = (f"could not restore {', '.join(stuck)}: check it with `prep validate`" if stuck
-                          else "nothing was changed")
+            error.hint = (
+                f"could not restore {', '.join(stuck)}: check it with `prep validate`"
+                if stuck
+                else "nothing was changed"
+            )
         raise
 
 
@@ -105,4 +110,3 @@ def _umask() -> int:
     mask = os.umask(0o022)  # the only way to read it is to set it: put it straight back
     os.umask(mask)
     return mask
-

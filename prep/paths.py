@@ -93,8 +93,11 @@ def _user_dir(kind: str) -> Path:
         return Path(home).expanduser() / ("cache" if kind == "cache" else "")
     import platformdirs  # deferred: only commands that touch state, config or cache pay for it
 
-    folder = {"data": platformdirs.user_data_dir, "config": platformdirs.user_config_dir,
-              "cache": platformdirs.user_cache_dir}[kind]
+    folder = {
+        "data": platformdirs.user_data_dir,
+        "config": platformdirs.user_config_dir,
+        "cache": platformdirs.user_cache_dir,
+    }[kind]
     return Path(folder(APP_NAME, appauthor=False))
 
 
@@ -125,6 +128,4 @@ def bank_files(directory: Path) -> list[Path]:
     """The YAML files directly inside *directory*, sorted; hidden files are skipped."""
     if not directory.is_dir():
         return []
-    return sorted(
-        p for p in directory.iterdir() if p.suffix in YAML_SUFFIXES and not p.name.startswith(".")
-    )
+    return sorted(p for p in directory.iterdir() if p.suffix in YAML_SUFFIXES and not p.name.startswith("."))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     from rapidfuzz import process
 
@@ -12,5 +13,5 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
 
 
 def hint_suffix(hint: str | None) -> str:
-    """"; did you mean 'x'?" to end a message with, or nothing."""
+    """ "; did you mean 'x'?" to end a message with, or nothing."""
     return f"; {hint}" if hint else ""

@@ -33,15 +33,19 @@ SYNONYM_GROUPS = (
     "model models network networks net nets",
     "weight weights parameter parameters param params",
     "replica replicas replicate replicated replicates copy copies clone clones cloned duplicate duplicated",
-    ("split splits splitting shard shards sharded sharding partition partitions partitioned divide divides "
-    "divided slice slices sliced chunk chunks"),
+    (
+        "split splits splitting shard shards sharded sharding partition partitions partitioned divide "
+        "divides "
+        "divided slice slices sliced chunk chunks"
+    ),
     "gradient gradients grad grads",
     "batch batches minibatch minibatches",
     "average averaged averages averaging mean",
     "sync synced synchronize synchronizes synchronized synchronise synchronised synchronization",
     "memory mem vram",
     "communication communicate communicates comm comms",
-    "reduce reduces reduced lower lowers lowered decrease decreases decreased cut cuts shrink shrinks less fewer",
+    "reduce reduces reduced lower lowers lowered decrease decreases decreased cut cuts shrink shrinks less "
+    "fewer",
     "increase increases increased raise raises boost boosts grow grows more higher",
     "large larger big bigger huge",
     "small smaller tiny",
@@ -131,15 +135,53 @@ ABBREVIATIONS = {
 
 # Numbers are compared as digits, so "eight rotations" is "8 rotations" and "%" is "percent".
 NUMBER_WORDS = {
-    "zero": "0", "one": "1", "single": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
-    "sixteen": "16", "twenty": "20", "hundred": "100", "thousand": "1000", "%": "percent",
+    "zero": "0",
+    "one": "1",
+    "single": "1",
+    "two": "2",
+    "three": "3",
+    "four": "4",
+    "five": "5",
+    "six": "6",
+    "seven": "7",
+    "eight": "8",
+    "nine": "9",
+    "ten": "10",
+    "eleven": "11",
+    "twelve": "12",
+    "sixteen": "16",
+    "twenty": "20",
+    "hundred": "100",
+    "thousand": "1000",
+    "%": "percent",
 }
 
 # A change of polarity between a key point and the sentence it matched flips the claim.
-NEGATIONS = frozenset({"not", "no", "never", "cannot", "nor", "neither", "none", "nothing", "without", "isnt",
-                       "arent", "doesnt", "dont", "didnt", "wont", "cant", "shouldnt", "wasnt",
-                       "werent", "hasnt", "havent"})
+NEGATIONS = frozenset(
+    {
+        "not",
+        "no",
+        "never",
+        "cannot",
+        "nor",
+        "neither",
+        "none",
+        "nothing",
+        "without",
+        "isnt",
+        "arent",
+        "doesnt",
+        "dont",
+        "didnt",
+        "wont",
+        "cant",
+        "shouldnt",
+        "wasnt",
+        "werent",
+        "hasnt",
+        "havent",
+    }
+)
 
 # "Almost no fragmentation" is a claim about fragmentation (very little), not its negation.
 NEARLY = frozenset({"almost", "nearly", "virtually", "practically"})
@@ -244,8 +286,9 @@ def _analyse(word: str, claim: bool) -> tuple[bool, tuple[tuple[str, bool], ...]
     if not folded:
         return False, ()
     negation = folded in NEGATIONS or folded.endswith("nt") and folded[:-2] in _AUX
-    return negation, tuple((stem(part), part not in STOPWORDS and not negation)
-                           for part in _expansions(word, folded, claim))
+    return negation, tuple(
+        (stem(part), part not in STOPWORDS and not negation) for part in _expansions(word, folded, claim)
+    )
 
 
 @lru_cache(maxsize=65536)
@@ -276,8 +319,27 @@ def word_count(text: str) -> int:
     return len(_WORD.findall(text))
 
 
-_AUX = frozenset({"is", "are", "was", "were", "does", "do", "did", "has", "have", "had", "could",
-                  "would", "should", "must", "need", "ca", "wo"})
+_AUX = frozenset(
+    {
+        "is",
+        "are",
+        "was",
+        "were",
+        "does",
+        "do",
+        "did",
+        "has",
+        "have",
+        "had",
+        "could",
+        "would",
+        "should",
+        "must",
+        "need",
+        "ca",
+        "wo",
+    }
+)
 
 
 @lru_cache(maxsize=16384)

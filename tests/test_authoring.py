@@ -47,9 +47,12 @@ questions:
 def odd_bank(tmp_path):
     root = tmp_path / "odd"
     write(root / "questions" / "parallelism.yaml", ODD_FORMATTING)
-    write(root / "answers" / "parallelism.yaml", "# my answers\nanswers:\n  - question: dp-vs-mp\n"
-          "    answer: short one   # inline\n  - question: zero-stages\n    source: model\n    answer: >\n"
-          "      Stage 1 optimizer states, stage 2 gradients,\n      stage 3 parameters.\n")
+    write(
+        root / "answers" / "parallelism.yaml",
+        "# my answers\nanswers:\n  - question: dp-vs-mp\n"
+        "    answer: short one   # inline\n  - question: zero-stages\n    source: model\n    answer: >\n"
+        "      Stage 1 optimizer states, stage 2 gradients,\n      stage 3 parameters.\n",
+    )
     return root
 
 
@@ -60,9 +63,21 @@ def _load(root):
 def test_add_appends_a_block_and_keeps_every_other_byte(run, odd_bank):
     path = odd_bank / "questions" / "parallelism.yaml"
     before = path.read_text()
-    result = run("add", "--category", "parallelism", "--prompt", "What does NCCL's ring all-reduce cost?",
-                 "--key-point", "each GPU sends 2(N-1)/N of the data | bandwidth optimal",
-                 "--key-point", "latency grows with the number of GPUs", "--tag", "nccl", "--json", bank=odd_bank)
+    result = run(
+        "add",
+        "--category",
+        "parallelism",
+        "--prompt",
+        "What does NCCL's ring all-reduce cost?",
+        "--key-point",
+        "each GPU sends 2(N-1)/N of the data | bandwidth optimal",
+        "--key-point",
+        "latency grows with the number of GPUs",
+        "--tag",
+        "nccl",
+        "--json",
+        bank=odd_bank,
+    )
     assert result.exit_code == 0, result.output
     change = json.loads(result.output)
     assert change["id"] == "nccl-ring-all-reduce-cost"
@@ -72,7 +87,10 @@ def test_add_appends_a_block_and_keeps_every_other_byte(run, odd_bank):
     assert before.endswith(closing) and after.endswith(closing)
     assert after.startswith(before.removesuffix(closing))
     added = yaml.safe_load(after)["questions"][-1]
-    assert added["key_points"][0] == {"text": "each GPU sends 2(N-1)/N of the data", "aliases": ["bandwidth optimal"]}
+    assert added["key_points"][0] == {
+        "text": "each GPU sends 2(N-1)/N of the data",
+        "aliases": ["bandwidth optimal"],
+    }
     assert _load(odd_bank).questions[change["id"]].tags == ("nccl",)
 
 
@@ -81,7 +99,12 @@ def test_files_keep_crlf_line_ends_and_bom(run, odd_bank):
     original = path.read_text()
     path.write_bytes(b"\xef\xbb\xbf" + original.replace("\n", "\r\n").encode())
     assert run("mv", "zero-stages", "zero-sharding", bank=odd_bank).exit_code == 0
-    assert run("add", "-c", "parallelism", "-p", "What is FSDP?", "-k", "shards parameters", bank=odd_bank).exit_code == 0
+    assert (
+        run(
+            "add", "-c", "parallelism", "-p", "What is FSDP?", "-k", "shards parameters", bank=odd_bank
+        ).exit_code
+        == 0
+    )
     data = path.read_bytes()
     assert data.startswith(b"\xef\xbb\xbf")
     assert data.count(b"\n") == data.count(b"\r\n")
@@ -92,8 +115,16 @@ def test_files_keep_crlf_line_ends_and_bom(run, odd_bank):
 
 
 def test_add_creates_a_new_category_file(run, odd_bank):
-    result = run("add", "-c", "inference", "-p", "What is continuous batching?", "-k", "requests join a running batch",
-                 bank=odd_bank)
+    result = run(
+        "add",
+        "-c",
+        "inference",
+        "-p",
+        "What is continuous batching?",
+        "-k",
+        "requests join a running batch",
+        bank=odd_bank,
+    )
     assert result.exit_code == 0, result.output
     bank = _load(odd_bank)
     assert bank.categories["inference"].file.name == "inference.yaml"
@@ -124,11 +155,13 @@ def test_add_duplicate_id_is_refused(run, odd_bank):
 
 
 def test_add_interactive_prompts(run, odd_bank, monkeypatch):
-    monkeypatch.setattr("prep.cli.commands.author._interactive", lambda: True)
+    monkeypatch.setattr("prep.cli.plain.interactive", lambda: True)
     # "par" is a prefix of parallelism: confirmed with Enter. Out-of-range and non-numeric values
     # are asked again, not accepted and then refused at the end with everything typed lost.
-    script = "par\n\nWhy does pipeline parallelism have bubbles?\nstages wait for micro-batches | idle stages\n\n" \
-             "bubbles disappear with one micro-batch\n\npipeline, pp\nbogus\ntechnical\n5\nabc\n3\n0\n90\n"
+    script = (
+        "par\n\nWhy does pipeline parallelism have bubbles?\nstages wait for micro-batches | idle stages\n\n"
+        "bubbles disappear with one micro-batch\n\npipeline, pp\nbogus\ntechnical\n5\nabc\n3\n0\n90\n"
+    )
     result = run("add", input=script, bank=odd_bank)
     assert result.exit_code == 0, result.output
     question = _load(odd_bank).questions["pipeline-parallelism-have-bubbles"]
@@ -139,7 +172,7 @@ def test_add_interactive_prompts(run, odd_bank, monkeypatch):
 
 
 def test_add_interactive_new_category_with_a_prefix_of_an_existing_one(run, odd_bank, monkeypatch):
-    monkeypatch.setattr("prep.cli.commands.author._interactive", lambda: True)
+    monkeypatch.setattr("prep.cli.plain.interactive", lambda: True)
     script = "par\nn\nWhat is a parameter server?\nworkers push gradients to servers\n\n\n\n\n\n\n"
     result = run("add", input=script, bank=odd_bank)
     assert result.exit_code == 0, result.output
@@ -147,7 +180,7 @@ def test_add_interactive_new_category_with_a_prefix_of_an_existing_one(run, odd_
 
 
 def test_ctrl_c_at_a_prompt_exits_130_and_writes_nothing(run, odd_bank, monkeypatch):
-    monkeypatch.setattr("prep.cli.commands.author._interactive", lambda: True)
+    monkeypatch.setattr("prep.cli.plain.interactive", lambda: True)
     before = {f: f.read_bytes() for f in odd_bank.rglob("*.yaml")}
     result = run("rm", "zero-stages", bank=odd_bank, input="")  # end of input at the confirmation
     assert result.exit_code == 130 and "cancelled" in result.output
@@ -155,7 +188,7 @@ def test_ctrl_c_at_a_prompt_exits_130_and_writes_nothing(run, odd_bank, monkeypa
 
 
 def test_rm_json_declined_prints_only_json(run, odd_bank, monkeypatch):
-    monkeypatch.setattr("prep.cli.commands.author._interactive", lambda: True)
+    monkeypatch.setattr("prep.cli.plain.interactive", lambda: True)
     runner = CliRunner()
     result = runner.invoke(app, ["--bank", str(odd_bank), "rm", "zero-stages", "--json"], input="n\n")
     assert result.exit_code == 0
@@ -201,12 +234,17 @@ def test_answer_in_editor(run, odd_bank, tmp_path):
 def test_answer_in_editor_keeps_hash_lines_and_drops_only_the_header(run, odd_bank, tmp_path):
     run("answer", "zero-stages", "--text", "# Stages\nOptimizer states first.", bank=odd_bank)
     seen = tmp_path / "seen.txt"
-    editor = _editor(tmp_path, "append.py",
-                     f"import shutil\nshutil.copy(path, {str(seen)!r})\n"
-                     "path.write_text(path.read_text() + '\\n# Then\\nGradients.')\n")
+    editor = _editor(
+        tmp_path,
+        "append.py",
+        f"import shutil\nshutil.copy(path, {str(seen)!r})\n"
+        "path.write_text(path.read_text() + '\\n# Then\\nGradients.')\n",
+    )
     result = run("answer", "zero-stages", bank=odd_bank, env={"EDITOR": editor})
     assert result.exit_code == 0, result.output
-    assert _load(odd_bank).answer_text("zero-stages") == "# Stages\nOptimizer states first.\n# Then\nGradients."
+    assert (
+        _load(odd_bank).answer_text("zero-stages") == "# Stages\nOptimizer states first.\n# Then\nGradients."
+    )
     lines = seen.read_text().splitlines()
     assert lines[0].startswith("# What do the three ZeRO stages shard")
     assert lines[-2:] == ["# Stages", "Optimizer states first."]
@@ -223,9 +261,12 @@ def test_answer_in_editor_unchanged_writes_nothing(run, odd_bank):
 
 def test_answer_editor_header_comments_every_line_of_a_multiline_prompt(run, tmp_path, monkeypatch):
     bank = tmp_path / "multi"
-    write(bank / "questions" / "q.yaml", "category: q\ntitle: Q\nquestions:\n  - id: two-lines\n"
-          "    prompt: |\n      Line one of the prompt.\n      Line two of the prompt?\n"
-          "    key_points:\n      - text: |\n          a key point\n          over two lines\n")
+    write(
+        bank / "questions" / "q.yaml",
+        "category: q\ntitle: Q\nquestions:\n  - id: two-lines\n"
+        "    prompt: |\n      Line one of the prompt.\n      Line two of the prompt?\n"
+        "    key_points:\n      - text: |\n          a key point\n          over two lines\n",
+    )
     calls = []
     from prep.cli import editor
 
@@ -252,23 +293,36 @@ def _editor(tmp_path, name, body):
 
 
 def test_edit_valid_change(run, odd_bank, tmp_path):
-    env = {"EDITOR": _editor(tmp_path, "ok.py", "path.write_text(path.read_text().replace('indented by four', 'x'))\n")}
+    env = {
+        "EDITOR": _editor(
+            tmp_path, "ok.py", "path.write_text(path.read_text().replace('indented by four', 'x'))\n"
+        )
+    }
     result = run("edit", "dp-vs-mp", bank=odd_bank, env=env)
     assert result.exit_code == 0 and "the bank is valid" in result.output
 
 
 def test_edit_is_judged_by_its_own_problems_not_by_ones_already_elsewhere(run, odd_bank, tmp_path):
     broken = odd_bank / "questions" / "scratch.yaml"
-    broken.write_text("category: scratch\ntitle: Scratch\nquestions:\n  - id: s1\n    prompt: Why?\n"
-                      "    difficulty: 9\n")
+    broken.write_text(
+        "category: scratch\ntitle: Scratch\nquestions:\n  - id: s1\n    prompt: Why?\n    difficulty: 9\n"
+    )
     path = odd_bank / "questions" / "parallelism.yaml"
-    env = {"EDITOR": _editor(tmp_path, "ok.py", "path.write_text(path.read_text().replace('indented by four', 'x'))\n")}
+    env = {
+        "EDITOR": _editor(
+            tmp_path, "ok.py", "path.write_text(path.read_text().replace('indented by four', 'x'))\n"
+        )
+    }
     result = run("edit", "dp-vs-mp", input="", bank=odd_bank, env=env)  # no one to answer a question
     assert result.exit_code == 0, result.output
     assert "saved; the bank still has 1 problem in other files, as before the edit" in result.output
     assert "reverted" not in result.output and "indented by four" not in path.read_text()
     # A problem the edit itself makes is still caught, and with no one to answer, reverted.
-    bad = {"EDITOR": _editor(tmp_path, "bad.py", "path.write_text(path.read_text().replace('prompt:', 'promt:', 1))\n")}
+    bad = {
+        "EDITOR": _editor(
+            tmp_path, "bad.py", "path.write_text(path.read_text().replace('prompt:', 'promt:', 1))\n"
+        )
+    }
     result = run("edit", "dp-vs-mp", input="", bank=odd_bank, env=bad)
     assert "unknown field 'promt'" in result.output and "difficulty" not in result.output
     assert "reverted" in result.output and "promt" not in path.read_text()
@@ -278,18 +332,25 @@ def test_an_old_problem_that_quotes_a_line_the_edit_moves_is_still_old(run, odd_
     """A duplicate id elsewhere names where the first one is defined: adding lines above it in
     the edited file changes that message, not the problem."""
     (odd_bank / "questions" / "zz-other.yaml").write_text(
-        "category: zz-other\ntitle: Other\nquestions:\n  - id: zero-stages\n    prompt: A duplicate?\n")
+        "category: zz-other\ntitle: Other\nquestions:\n  - id: zero-stages\n    prompt: A duplicate?\n"
+    )
     env = {"EDITOR": _editor(tmp_path, "ok.py", "path.write_text('# one\\n# two\\n' + path.read_text())\n")}
     result = run("edit", "dp-vs-mp", input="", bank=odd_bank, env=env)
     assert result.exit_code == 0, result.output
     assert "saved; the bank still has 1 problem in other files" in result.output
-    assert (odd_bank / "questions" / "parallelism.yaml").read_text().startswith("# one\n# two\n"), result.output
+    assert (odd_bank / "questions" / "parallelism.yaml").read_text().startswith("# one\n# two\n"), (
+        result.output
+    )
 
 
 def test_edit_invalid_then_revert(run, odd_bank, tmp_path):
     path = odd_bank / "questions" / "parallelism.yaml"
     before = path.read_bytes()
-    env = {"EDITOR": _editor(tmp_path, "bad.py", "path.write_text(path.read_text().replace('prompt:', 'promt:', 1))\n")}
+    env = {
+        "EDITOR": _editor(
+            tmp_path, "bad.py", "path.write_text(path.read_text().replace('prompt:', 'promt:', 1))\n"
+        )
+    }
     result = run("edit", "dp-vs-mp", input="r\n", bank=odd_bank, env=env)
     assert "unknown field 'promt'; did you mean 'prompt'?" in result.output
     assert "reverted" in result.output
@@ -312,7 +373,11 @@ def test_edit_invalid_then_fix(run, odd_bank, tmp_path):
 
 
 def test_edit_invalid_then_keep(run, odd_bank, tmp_path):
-    env = {"EDITOR": _editor(tmp_path, "keep.py", "path.write_text(path.read_text().replace('prompt:', 'promt:', 1))\n")}
+    env = {
+        "EDITOR": _editor(
+            tmp_path, "keep.py", "path.write_text(path.read_text().replace('prompt:', 'promt:', 1))\n"
+        )
+    }
     result = run("edit", "dp-vs-mp", input="k\n", bank=odd_bank, env=env)
     assert result.exit_code == 2
     assert "promt" in (odd_bank / "questions" / "parallelism.yaml").read_text()
@@ -321,9 +386,17 @@ def test_edit_invalid_then_keep(run, odd_bank, tmp_path):
 def test_edit_can_fix_what_was_kept_broken(run, odd_bank, tmp_path):
     """After "keep anyway", the same question can still be opened, and fixed, with prep edit."""
     path = odd_bank / "questions" / "parallelism.yaml"
-    breaking = {"EDITOR": _editor(tmp_path, "break.py", "path.write_text(path.read_text().replace('prompt:', 'promt:', 1))\n")}
+    breaking = {
+        "EDITOR": _editor(
+            tmp_path, "break.py", "path.write_text(path.read_text().replace('prompt:', 'promt:', 1))\n"
+        )
+    }
     assert run("edit", "dp-vs-mp", input="k\n", bank=odd_bank, env=breaking).exit_code == 2
-    fixing = {"EDITOR": _editor(tmp_path, "fix.py", "path.write_text(path.read_text().replace('promt:', 'prompt:', 1))\n")}
+    fixing = {
+        "EDITOR": _editor(
+            tmp_path, "fix.py", "path.write_text(path.read_text().replace('promt:', 'prompt:', 1))\n"
+        )
+    }
     result = run("edit", "dp-vs-mp", bank=odd_bank, env=fixing)
     assert result.exit_code == 0, result.output
     assert "the bank is valid" in result.output
@@ -331,8 +404,11 @@ def test_edit_can_fix_what_was_kept_broken(run, odd_bank, tmp_path):
 
 
 def test_edit_checks_the_file_when_the_editor_fails_after_saving(run, odd_bank, tmp_path):
-    editor = _editor(tmp_path, "crash.py", "path.write_text(path.read_text().replace('prompt:', 'promt:', 1))\n"
-                     "sys.exit(3)\n")
+    editor = _editor(
+        tmp_path,
+        "crash.py",
+        "path.write_text(path.read_text().replace('prompt:', 'promt:', 1))\nsys.exit(3)\n",
+    )
     result = run("edit", "dp-vs-mp", input="r\n", bank=odd_bank, env={"EDITOR": editor})
     assert "unknown field" in result.output or "promt" in result.output
     assert result.output.count("reverted") == 1
@@ -360,7 +436,9 @@ def test_mv_renames_everywhere_including_history(run, odd_bank, state_file):
     assert "data-vs-model-parallelism" in bank.questions and "dp-vs-mp" not in bank.questions
     assert bank.answer_text("data-vs-model-parallelism") == "short one"
     db = sqlite3.connect(state_file)
-    assert db.execute("SELECT DISTINCT question_id FROM reviews").fetchall() == [("data-vs-model-parallelism",)]
+    assert db.execute("SELECT DISTINCT question_id FROM reviews").fetchall() == [
+        ("data-vs-model-parallelism",)
+    ]
     assert db.execute("SELECT question_id FROM cards").fetchall() == [("data-vs-model-parallelism",)]
     text = (odd_bank / "questions" / "parallelism.yaml").read_text()
     assert "id: data-vs-model-parallelism     # indented by four" in text
@@ -437,16 +515,20 @@ def test_rm_removes_question_answer_and_follow_ups(run, odd_bank, state_file):
 
 def test_rm_of_the_only_follow_up_in_a_block_list(run, tmp_path):
     bank = tmp_path / "follow"
-    write(bank / "questions" / "c.yaml", "category: c\ntitle: C\nquestions:\n"
-          "  - id: f1\n    prompt: First question here?\n    follow_ups:   # deeper\n      - f2\n    notes: x\n"
-          "  - id: f2\n    prompt: Second question here?\n"
-          "  - id: f3\n    prompt: Third question here?\n    follow_ups:\n      - f2\n")
+    write(
+        bank / "questions" / "c.yaml",
+        "category: c\ntitle: C\nquestions:\n"
+        "  - id: f1\n    prompt: First question here?\n    follow_ups:   # deeper\n      - f2\n    notes: x\n"
+        "  - id: f2\n    prompt: Second question here?\n"
+        "  - id: f3\n    prompt: Third question here?\n    follow_ups:\n      - f2\n",
+    )
     result = run("rm", "f2", "--yes", bank=bank)
     assert result.exit_code == 0, result.output
     assert (bank / "questions" / "c.yaml").read_text() == (
         "category: c\ntitle: C\nquestions:\n"
         "  - id: f1\n    prompt: First question here?\n    follow_ups: []   # deeper\n    notes: x\n"
-        "  - id: f3\n    prompt: Third question here?\n    follow_ups: []\n")
+        "  - id: f3\n    prompt: Third question here?\n    follow_ups: []\n"
+    )
     assert set(_load(bank).questions) == {"f1", "f3"}
 
 
@@ -492,12 +574,17 @@ def test_mv_to_the_same_id_says_so(run, odd_bank):
 
 def test_add_goes_before_a_comment_about_the_whole_file(run, tmp_path):
     bank = tmp_path / "commented"
-    write(bank / "questions" / "c.yaml", "category: c\ntitle: C\nquestions:\n  - id: a1\n    prompt: First question?\n"
-          "    # about a1\n\n# notes about this file\n")
+    write(
+        bank / "questions" / "c.yaml",
+        "category: c\ntitle: C\nquestions:\n  - id: a1\n    prompt: First question?\n"
+        "    # about a1\n\n# notes about this file\n",
+    )
     assert run("add", "-c", "c", "-p", "Second question?", "--id", "a2", bank=bank).exit_code == 0
     text = (bank / "questions" / "c.yaml").read_text()
-    assert text.startswith("category: c\ntitle: C\nquestions:\n  - id: a1\n    prompt: First question?\n"
-                           "    # about a1\n  - id: a2\n")
+    assert text.startswith(
+        "category: c\ntitle: C\nquestions:\n  - id: a1\n    prompt: First question?\n"
+        "    # about a1\n  - id: a2\n"
+    )
     assert text.endswith("\n\n# notes about this file\n")
 
 
@@ -507,7 +594,10 @@ def installed_bundle(tmp_path, monkeypatch):
     from prep import paths
 
     root = tmp_path / "site-packages" / "prep" / "_bundled"
-    write(root / "questions" / "c.yaml", "category: c\ntitle: C\nquestions:\n  - id: q1\n    prompt: What is it?\n")
+    write(
+        root / "questions" / "c.yaml",
+        "category: c\ntitle: C\nquestions:\n  - id: q1\n    prompt: What is it?\n",
+    )
     write(root / "answers" / "c.yaml", "answers:\n  - question: q1\n    source: model\n    answer: This.\n")
     monkeypatch.setattr(paths, "installed_bundle_dir", lambda: root)
     work = tmp_path / "work"
@@ -522,9 +612,16 @@ def test_the_installed_bundled_bank_is_never_written(installed_bundle, state_fil
     before = {f: f.read_bytes() for f in installed_bundle.rglob("*.yaml")}
     runner = CliRunner()
     named = [[], ["--bank", str(installed_bundle)], ["--bank", str(installed_bundle / "questions" / "..")]]
-    for bank, command in itertools.product(named, (
-            ["answer", "q1", "--text", "Mine."], ["add", "-c", "c", "-p", "Another?"], ["rm", "q1", "--yes"],
-            ["mv", "q1", "q2"], ["edit", "q1"])):
+    for bank, command in itertools.product(
+        named,
+        (
+            ["answer", "q1", "--text", "Mine."],
+            ["add", "-c", "c", "-p", "Another?"],
+            ["rm", "q1", "--yes"],
+            ["mv", "q1", "q2"],
+            ["edit", "q1"],
+        ),
+    ):
         result = runner.invoke(app, [*bank, "--state", str(state_file), *command])
         assert result.exit_code == 1, (command, result.output)
         assert "the bundled bank is part of the installed package" in result.output
@@ -549,28 +646,44 @@ def test_init_copies_the_bundled_bank_to_edit_here(installed_bundle, state_file)
 
 def test_rm_keeps_the_comments_above_the_next_item(run, tmp_path):
     bank = tmp_path / "sections"
-    write(bank / "questions" / "c.yaml", "category: c\ntitle: C\nquestions:\n  - id: q0\n    prompt: Zero?\n\n"
-          "  - id: alpha\n    prompt: Alpha?\n    # inside alpha\n\n  # === Section B ===\n  # beta is kept\n"
-          "  - id: beta\n    prompt: Beta?\n")
-    write(bank / "answers" / "c.yaml", "answers:\n  - question: alpha\n    answer: >\n      A.\n\n"
-          "  # before beta\n  - question: beta\n    answer: B.\n")
+    write(
+        bank / "questions" / "c.yaml",
+        "category: c\ntitle: C\nquestions:\n  - id: q0\n    prompt: Zero?\n\n"
+        "  - id: alpha\n    prompt: Alpha?\n    # inside alpha\n\n  # === Section B ===\n  # beta is kept\n"
+        "  - id: beta\n    prompt: Beta?\n",
+    )
+    write(
+        bank / "answers" / "c.yaml",
+        "answers:\n  - question: alpha\n    answer: >\n      A.\n\n"
+        "  # before beta\n  - question: beta\n    answer: B.\n",
+    )
     assert run("rm", "alpha", "--yes", bank=bank).exit_code == 0
     assert (bank / "questions" / "c.yaml").read_text() == (
         "category: c\ntitle: C\nquestions:\n  - id: q0\n    prompt: Zero?\n\n"
-        "  # === Section B ===\n  # beta is kept\n  - id: beta\n    prompt: Beta?\n")
-    assert (bank / "answers" / "c.yaml").read_text() == "answers:\n  # before beta\n  - question: beta\n    answer: B.\n"
+        "  # === Section B ===\n  # beta is kept\n  - id: beta\n    prompt: Beta?\n"
+    )
+    assert (
+        bank / "answers" / "c.yaml"
+    ).read_text() == "answers:\n  # before beta\n  - question: beta\n    answer: B.\n"
 
 
 def test_answer_keeps_the_blank_line_and_comment_after_a_block_answer(run, tmp_path):
     bank = tmp_path / "blocks"
-    write(bank / "questions" / "c.yaml", "category: c\ntitle: C\nquestions:\n  - id: alpha\n    prompt: Alpha?\n"
-          "  - id: beta\n    prompt: Beta?\n")
-    write(bank / "answers" / "c.yaml", "answers:\n  - question: alpha\n    answer: >\n      A long\n      answer.\n\n"
-          "  # keep: notes on beta\n  - question: beta\n    answer: B.\n")
+    write(
+        bank / "questions" / "c.yaml",
+        "category: c\ntitle: C\nquestions:\n  - id: alpha\n    prompt: Alpha?\n"
+        "  - id: beta\n    prompt: Beta?\n",
+    )
+    write(
+        bank / "answers" / "c.yaml",
+        "answers:\n  - question: alpha\n    answer: >\n      A long\n      answer.\n\n"
+        "  # keep: notes on beta\n  - question: beta\n    answer: B.\n",
+    )
     assert run("answer", "alpha", "--text", "New.", bank=bank).exit_code == 0
     assert (bank / "answers" / "c.yaml").read_text() == (
         "answers:\n  - question: alpha\n    answer: |\n      New.\n\n"
-        "  # keep: notes on beta\n  - question: beta\n    answer: B.\n")
+        "  # keep: notes on beta\n  - question: beta\n    answer: B.\n"
+    )
 
 
 def test_answer_in_a_flow_style_entry(run, tmp_path):
@@ -580,7 +693,8 @@ def test_answer_in_a_flow_style_entry(run, tmp_path):
     result = run("answer", "q-a", "--text", "New: two\nlines.", bank=bank)
     assert result.exit_code == 0, result.output
     assert (bank / "answers" / "c.yaml").read_text() == (
-        "answers:\n  - {question: q-a, answer: \"New: two\\nlines.\"}  # terse\n")
+        'answers:\n  - {question: q-a, answer: "New: two\\nlines."}  # terse\n'
+    )
     assert _load(bank).answer_text("q-a") == "New: two\nlines."
 
 
@@ -595,7 +709,10 @@ def test_a_symlinked_category_file_is_written_where_it_points(run, bank_dir, tmp
     link = bank_dir / "questions" / "parallelism.yaml"
     link.replace(shared)
     link.symlink_to(shared)
-    assert run("add", "-c", "parallelism", "-p", "What is a symlinked question?", "-k", "it is one").exit_code == 0
+    assert (
+        run("add", "-c", "parallelism", "-p", "What is a symlinked question?", "-k", "it is one").exit_code
+        == 0
+    )
     assert run("mv", "dp-vs-mp", "data-vs-model").exit_code == 0
     assert link.is_symlink() and link.resolve() == shared.resolve()
     text = shared.read_text()
@@ -625,7 +742,7 @@ def test_a_removed_questions_id_is_not_given_to_a_new_question(run, tmp_path):
     rows.write_text("id,prompt,key_points\ndp-vs-mp,Another unrelated question?,k\n")
     result = run("import", str(rows), "-c", "parallelism", "--json")
     assert result.exit_code == 0
-    [added] = json.loads(result.output[result.output.index("{"):])["added"]
+    [added] = json.loads(result.output[result.output.index("{") :])["added"]
     assert added != "dp-vs-mp"
     assert json.loads(run("history", added, "--json").output) == []
     # A prompt like the removed question's gets a fresh id too.
@@ -641,15 +758,39 @@ def test_replacing_a_model_answer_says_so(run, bank_dir):
 
 
 def test_add_refuses_a_prompt_already_asked_and_warns_about_a_near_one(run, bank_dir):
-    same = run("add", "-c", "parallelism", "-p", "what is the difference between data parallelism and model "
-               "parallelism??", "-k", "x")
+    same = run(
+        "add",
+        "-c",
+        "parallelism",
+        "-p",
+        "what is the difference between data parallelism and model parallelism??",
+        "-k",
+        "x",
+    )
     assert same.exit_code == 1 and "question 'dp-vs-mp' already asks this" in same.output
-    near = run("add", "-c", "parallelism", "-p", "What is the difference between data parallel and model parallel "
-               "training?", "-k", "x")
+    near = run(
+        "add",
+        "-c",
+        "parallelism",
+        "-p",
+        "What is the difference between data parallel and model parallel training?",
+        "-k",
+        "x",
+    )
     assert near.exit_code == 0, near.output
     assert "warning: its prompt is" in near.output and "like that of 'dp-vs-mp'" in near.output
-    data = json.loads(run("add", "-c", "parallelism", "-p", "What's the difference between data parallel and model "
-                          "parallel training, really?", "-k", "x", "--json").output)
+    data = json.loads(
+        run(
+            "add",
+            "-c",
+            "parallelism",
+            "-p",
+            "What's the difference between data parallel and model parallel training, really?",
+            "-k",
+            "x",
+            "--json",
+        ).output
+    )
     assert data["id"] == "difference-data-parallel-model-parallel-training-2"  # no stray "s" from "what's"
     assert data["similar_to"]["id"] == "difference-data-parallel-model-parallel-training"
 
@@ -659,5 +800,15 @@ def test_add_to_a_mistyped_category_suggests_the_real_one(run, bank_dir):
     assert result.exit_code == 1
     assert "there is no category 'paralelism'; did you mean 'parallelism'?" in result.output
     assert not (bank_dir / "questions" / "paralelism.yaml").exists()
-    made = run("add", "-c", "paralelism", "--title", "Deliberately new", "-p", "What is tensor parallelism?", "-k", "x")
+    made = run(
+        "add",
+        "-c",
+        "paralelism",
+        "--title",
+        "Deliberately new",
+        "-p",
+        "What is tensor parallelism?",
+        "-k",
+        "x",
+    )
     assert made.exit_code == 0 and (bank_dir / "questions" / "paralelism.yaml").exists()

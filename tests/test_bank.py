@@ -111,7 +111,9 @@ def test_every_problem_is_listed_not_only_the_first(tmp_path, run, monkeypatch):
 
 def test_a_question_with_a_problem_is_still_checked_for_duplicates_and_follow_ups(tmp_path, run, monkeypatch):
     root = tmp_path / "bank"
-    write(root / "questions" / "c.yaml", """\
+    write(
+        root / "questions" / "c.yaml",
+        """\
         category: c
         title: C
         questions:
@@ -121,14 +123,23 @@ def test_a_question_with_a_problem_is_still_checked_for_duplicates_and_follow_up
             prompt: Duplicate id here?
             bogus: 1
             follow_ups: [missing-one]
-        """)
+        """,
+    )
     monkeypatch.chdir(root)
     result = run("validate", bank=root)
     assert result.exit_code == 2
     lines = result.output.splitlines()
-    assert "questions/c.yaml:6:5: questions[1].id: duplicate question id 'a1' (first defined at questions/c.yaml:4)" in lines
-    assert any(line.startswith("questions/c.yaml:8:5: questions[1].bogus: unknown field 'bogus'") for line in lines)
-    assert "questions/c.yaml:9:18: questions[1].follow_ups[0]: follow-up 'missing-one' is not a question id" in lines
+    assert (
+        "questions/c.yaml:6:5: questions[1].id: duplicate question id 'a1' (first defined at "
+        "questions/c.yaml:4)" in lines
+    )
+    assert any(
+        line.startswith("questions/c.yaml:8:5: questions[1].bogus: unknown field 'bogus'") for line in lines
+    )
+    assert (
+        "questions/c.yaml:9:18: questions[1].follow_ups[0]: follow-up 'missing-one' is not a question id"
+        in lines
+    )
 
 
 def test_bom_and_crlf_load_fine(tmp_path):
@@ -218,10 +229,14 @@ def test_templated_prompts_get_one_warning_per_question_not_per_pair(tmp_path, m
     from prep.paths import BankLocation
 
     root = tmp_path / "bank"
-    items = "".join(f"  - id: term-{i}\n    prompt: What does the term zq{i:05d} mean in machine learning systems?\n"
-                    for i in range(count))
+    items = "".join(
+        f"  - id: term-{i}\n    prompt: What does the term zq{i:05d} mean in machine learning systems?\n"
+        for i in range(count)
+    )
     (root / "questions").mkdir(parents=True)
-    (root / "questions" / "glossary.yaml").write_text(f"category: glossary\ntitle: Glossary\nquestions:\n{items}")
+    (root / "questions" / "glossary.yaml").write_text(
+        f"category: glossary\ntitle: Glossary\nquestions:\n{items}"
+    )
     bank = load_bank(BankLocation(root, "option"))
     pairs = lint.near_duplicate_prompts(bank)
     assert len(pairs) == count - 1 and len({second for _, second, _ in pairs}) == count - 1
@@ -268,8 +283,10 @@ def test_an_answers_file_with_only_comments_has_no_answers(tmp_path, run, bank_d
     assert json.loads(result.output)["ok"] is True
     (bank_dir / "questions" / "empty.yaml").write_text("# a category to come\n")
     result = run("validate")
-    assert result.exit_code == 2 and "questions/empty.yaml: file is empty (nothing but comments or blank lines)" \
-        in result.output
+    assert (
+        result.exit_code == 2
+        and "questions/empty.yaml: file is empty (nothing but comments or blank lines)" in result.output
+    )
 
 
 def test_a_folder_named_like_a_yaml_file_is_one_error_not_also_a_warning(run, tmp_path):
@@ -295,9 +312,12 @@ def test_one_syntax_error_is_one_problem_not_a_cascade(run, bank_dir):
 
 def test_a_duplicate_is_reported_at_the_later_copy_even_when_the_first_is_invalid(run, tmp_path):
     root = tmp_path / "bank"
-    write(root / "questions" / "c.yaml", "category: c\ntitle: C\nquestions:\n"
-          "  - id: a\n    promt: A?\n"     # line 4: invalid (a typo), but first
-          "  - id: a\n    prompt: A again?\n")  # line 6: valid, and the duplicate
+    write(
+        root / "questions" / "c.yaml",
+        "category: c\ntitle: C\nquestions:\n"
+        "  - id: a\n    promt: A?\n"  # line 4: invalid (a typo), but first
+        "  - id: a\n    prompt: A again?\n",
+    )  # line 6: valid, and the duplicate
     result = run("validate", bank=root)
     assert result.exit_code == 2
     line = next(x for x in result.output.splitlines() if "duplicate question id 'a'" in x)

@@ -14,7 +14,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_grading_benchmark_reports_every_figure(tmp_path):
     data = tmp_path / "data"
     data.mkdir()
-    (data / "attempts-small.yaml").write_text(textwrap.dedent("""\
+    (data / "attempts-small.yaml").write_text(
+        textwrap.dedent("""\
         - question: dp-vs-mp
           kind: concise-correct
           label: pass
@@ -30,27 +31,67 @@ def test_grading_benchmark_reports_every_figure(tmp_path):
           kind: partial
           label: partial
           answer: Each GPU has a full copy of the model.
-        """), encoding="utf-8")
+        """),
+        encoding="utf-8",
+    )
     mohler = tmp_path / "short-answers.csv"
     with mohler.open("w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
         writer.writerow(["question_id", "question", "reference_answer", "student_answer", "score"])
-        writer.writerow(["1", "What does a stack do?", "A stack stores items last in, first out.",
-                         "It keeps items so the last one pushed is the first popped.", "4.5"])
-        writer.writerow(["1", "What does a stack do?", "A stack stores items last in, first out.",
-                         "It sorts numbers.", "1"])
-        writer.writerow(["2", "What is a queue?", "A queue serves items first in, first out.",
-                         "Items leave a queue in the order they arrived, first in first out.", "5"])
+        writer.writerow(
+            [
+                "1",
+                "What does a stack do?",
+                "A stack stores items last in, first out.",
+                "It keeps items so the last one pushed is the first popped.",
+                "4.5",
+            ]
+        )
+        writer.writerow(
+            [
+                "1",
+                "What does a stack do?",
+                "A stack stores items last in, first out.",
+                "It sorts numbers.",
+                "1",
+            ]
+        )
+        writer.writerow(
+            [
+                "2",
+                "What is a queue?",
+                "A queue serves items first in, first out.",
+                "Items leave a queue in the order they arrived, first in first out.",
+                "5",
+            ]
+        )
     result = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "grading.py"), "--data", str(data), "--mohler", str(mohler),
-         "--no-timing", "--sensitivity"],
-        capture_output=True, text=True, timeout=300, check=False,
+        [
+            sys.executable,
+            str(ROOT / "bench" / "grading.py"),
+            "--data",
+            str(data),
+            "--mohler",
+            str(mohler),
+            "--no-timing",
+            "--sensitivity",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "Labelled attempts: 3 over 1 questions" in out
-    for figure in ("binary pass accuracy", "3-class accuracy", "false passes on fail-labelled",
-                   "missed passes on pass-labelled", "Pearson r with the human grade", "Spearman rho"):
+    for figure in (
+        "binary pass accuracy",
+        "3-class accuracy",
+        "false passes on fail-labelled",
+        "missed passes on pass-labelled",
+        "Pearson r with the human grade",
+        "Spearman rho",
+    ):
         assert figure in out
     assert "dont-know            n=  1" in out
     # The default row agrees with the headline figures: the same grader, the same attempts.
@@ -66,7 +107,10 @@ def test_grading_benchmark_timing_only(tmp_path):
     data.mkdir()
     result = subprocess.run(
         [sys.executable, str(ROOT / "bench" / "grading.py"), "--data", str(data), "--timing-only"],
-        capture_output=True, text=True, timeout=300, check=False,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     assert "Grading time, floor: one token_set_ratio call" in result.stdout

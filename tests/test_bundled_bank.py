@@ -11,8 +11,19 @@ from prep.bank.load import check_bank
 from prep.paths import BankLocation, bundled_bank_root
 
 REQUIRED_CATEGORIES = {
-    "intro", "parallelism", "alignment", "structured-output", "data-quality", "transformers",
-    "gpu-performance", "system-design", "mlops", "evaluation", "behavioral", "strategy", "ask",
+    "intro",
+    "parallelism",
+    "alignment",
+    "structured-output",
+    "data-quality",
+    "transformers",
+    "gpu-performance",
+    "system-design",
+    "mlops",
+    "evaluation",
+    "behavioral",
+    "strategy",
+    "ask",
 }
 WORDS_PER_MINUTE = 150
 
@@ -27,7 +38,7 @@ def bank():
 def test_size_and_categories(bank):
     assert len(bank.questions) >= 120
     assert len(bank.categories) >= 12
-    assert REQUIRED_CATEGORIES <= set(bank.categories)
+    assert set(bank.categories) >= REQUIRED_CATEGORIES
     counts = Counter(bank.category_of.values())
     small = {c: n for c, n in counts.items() if n < 8}
     assert not small, f"categories with fewer than 8 questions: {small}"
@@ -62,8 +73,12 @@ def test_no_near_duplicate_prompts(bank):
     ids = list(bank.questions)
     prompts = [bank.questions[i].prompt for i in ids]
     scores = process.cdist(prompts, prompts, scorer=fuzz.token_sort_ratio, processor=utils.default_process)
-    pairs = [(ids[a], ids[b], scores[a][b]) for a in range(len(ids)) for b in range(a + 1, len(ids))
-             if scores[a][b] >= 85]
+    pairs = [
+        (ids[a], ids[b], scores[a][b])
+        for a in range(len(ids))
+        for b in range(a + 1, len(ids))
+        if scores[a][b] >= 85
+    ]
     assert pairs == []
 
 
@@ -109,34 +124,57 @@ def test_model_answers_pass_their_own_grader(bank):
 CONTRASTS = {
     "layernorm-vs-batchnorm": (
         ("LayerNorm", "BatchNorm"),
-        ("LayerNorm normalizes each token over its own features, so it does not depend on the other samples "
-        "in the batch and behaves identically in training and inference. BatchNorm statistics depend on the "
-        "other samples in the batch, and padding and variable sequence lengths distort those batch "
-        "statistics, while small batches make the estimates noisy.")),
+        (
+            "LayerNorm normalizes each token over its own features, so it does not depend on the other "
+            "samples "
+            "in the batch and behaves identically in training and inference. BatchNorm statistics depend on "
+            "the "
+            "other samples in the batch, and padding and variable sequence lengths distort those batch "
+            "statistics, while small batches make the estimates noisy."
+        ),
+    ),
     "pre-norm-vs-post-norm": (
         ("Post-norm", "Pre-norm"),
-        ("Post-norm applies LayerNorm after the residual addition and needs careful warmup or it diverges. "
-        "Pre-norm normalizes the sublayer input and leaves the residual path untouched, which gives a clean "
-        "identity path for gradients; it needs a final norm before the output head, and its residual stream "
-        "grows in magnitude with depth.")),
+        (
+            "Post-norm applies LayerNorm after the residual addition and needs careful warmup or it "
+            "diverges. "
+            "Pre-norm normalizes the sublayer input and leaves the residual path untouched, which gives a "
+            "clean "
+            "identity path for gradients; it needs a final norm before the output head, and its residual "
+            "stream "
+            "grows in magnitude with depth."
+        ),
+    ),
     "slurm-vs-kubernetes-training": (
         ("Slurm", "Kubernetes"),
-        ("Slurm gang-schedules all the nodes of a job natively and is topology-aware and simple for HPC batch "
-        "jobs. Kubernetes needs add-ons like Volcano or Kueue for gang scheduling and queues, but suits "
-        "elastic jobs, services and multi-tenant clusters.")),
+        (
+            "Slurm gang-schedules all the nodes of a job natively and is topology-aware and simple for HPC "
+            "batch "
+            "jobs. Kubernetes needs add-ons like Volcano or Kueue for gang scheduling and queues, but suits "
+            "elastic jobs, services and multi-tenant clusters."
+        ),
+    ),
     # The key points name these subjects by initials or by a part of the prompt's name for them.
     "aos-vs-soa-layout": (
         ("AoS", "SoA"),
-        ("AoS stores each record's fields next to each other. SoA stores each field in its own contiguous "
-        "array. Memory moves in whole 64-byte cache lines, so SoA avoids loading unused fields when a loop "
-        "touches one field, and SoA gives coalesced GPU loads and easy SIMD. AoS wins when code uses all "
-        "fields of one record.")),
+        (
+            "AoS stores each record's fields next to each other. SoA stores each field in its own contiguous "
+            "array. Memory moves in whole 64-byte cache lines, so SoA avoids loading unused fields when a "
+            "loop "
+            "touches one field, and SoA gives coalesced GPU loads and easy SIMD. AoS wins when code uses all "
+            "fields of one record."
+        ),
+    ),
     "dataparallel-vs-ddp": (
         ("DataParallel", "DDP"),
-        ("DataParallel runs one process with a thread per GPU, so the Python threads contend for the GIL, "
-        "and DataParallel re-replicates the model and gathers outputs on GPU 0. DDP runs one process per "
-        "GPU and all-reduces gradient buckets overlapped with backward. DataParallel cannot span multiple "
-        "machines.")),
+        (
+            "DataParallel runs one process with a thread per GPU, so the Python threads contend for the GIL, "
+            "and DataParallel re-replicates the model and gathers outputs on GPU 0. DDP runs one process per "
+            "GPU and all-reduces gradient buckets overlapped with backward. DataParallel cannot span "
+            "multiple "
+            "machines."
+        ),
+    ),
 }
 
 

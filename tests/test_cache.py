@@ -8,9 +8,9 @@ import time
 import pytest
 
 from prep.bank import yamlsource
-from prep.bank.load import check_bank, load_bank
 from prep.bank.cache import BankCache
 from prep.bank.index import question_index
+from prep.bank.load import check_bank, load_bank
 from prep.errors import BankInvalid
 from prep.paths import BankLocation
 
@@ -53,7 +53,10 @@ def test_only_the_changed_file_is_parsed_again(location, bank_dir, monkeypatch):
     load_bank(location)
     parsed = _count_parses(monkeypatch)
     path = bank_dir / "questions" / "parallelism.yaml"
-    _bump(path, path.read_text().replace("What do the three ZeRO stages shard?", "Which ZeRO stage shards what?"))
+    _bump(
+        path,
+        path.read_text().replace("What do the three ZeRO stages shard?", "Which ZeRO stage shards what?"),
+    )
     bank = load_bank(location)
     assert parsed == ["parallelism.yaml"]
     assert bank.questions["zero-stages"].prompt == "Which ZeRO stage shards what?"
@@ -71,7 +74,8 @@ def test_deleted_file_disappears(location, bank_dir):
     load_bank(location)
     (bank_dir / "questions" / "behavioral.yaml").unlink()
     (bank_dir / "answers" / "answers.yaml").write_text(
-        (bank_dir / "answers" / "answers.yaml").read_text().split("  - question: biggest-failure")[0])
+        (bank_dir / "answers" / "answers.yaml").read_text().split("  - question: biggest-failure")[0]
+    )
     bank = load_bank(location)
     assert "biggest-failure" not in bank.questions
     assert "biggest-failure" not in [r.id for r in question_index(location)]

@@ -8,8 +8,26 @@ import json
 def test_help_lists_every_command(run):
     result = run("--help")
     assert result.exit_code == 0
-    for command in ("validate", "list", "show", "search", "grade", "drill", "next", "add", "stats", "export",
-                    "state", "import", "optimize", "history", "mv", "rm", "edit", "answer"):
+    for command in (
+        "validate",
+        "list",
+        "show",
+        "search",
+        "grade",
+        "drill",
+        "next",
+        "add",
+        "stats",
+        "export",
+        "state",
+        "import",
+        "optimize",
+        "history",
+        "mv",
+        "rm",
+        "edit",
+        "answer",
+    ):
         assert f"\n  {command} " in result.output
 
 
@@ -28,7 +46,9 @@ def test_every_command_and_option_has_help_text():
         name, command = commands.pop()
         assert command.help, name
         if hasattr(command, "list_commands"):  # a group such as export or state
-            commands += [(f"{name} {sub}", command.get_command(None, sub)) for sub in command.list_commands(None)]
+            commands += [
+                (f"{name} {sub}", command.get_command(None, sub)) for sub in command.list_commands(None)
+            ]
         for param in command.params:
             if param.param_type_name == "option":
                 assert param.help, f"{name} --{param.name} has no help"
@@ -160,8 +180,11 @@ def test_notes_are_shown_and_in_the_cram_sheet(run, tmp_path):
     from .conftest import write
 
     bank = tmp_path / "noted"
-    write(bank / "questions" / "c.yaml", "category: c\ntitle: C\nquestions:\n  - id: noted\n"
-          "    prompt: What is a KV cache?\n    notes: asked twice at the onsite\n")
+    write(
+        bank / "questions" / "c.yaml",
+        "category: c\ntitle: C\nquestions:\n  - id: noted\n"
+        "    prompt: What is a KV cache?\n    notes: asked twice at the onsite\n",
+    )
     assert "asked twice at the onsite" in run("show", "noted", bank=bank).output
     assert "**Notes:** asked twice at the onsite" in run("export", "cram", bank=bank).output
 
@@ -170,24 +193,53 @@ def test_list_and_search_never_crop_words_in_a_narrow_terminal(run, tmp_path):
     from .conftest import write
 
     prompts = {
-        "mixture-of-experts-routing-basics": "How does token routing work in a mixture-of-experts layer, and what keeps the experts "
-                       "balanced when some of them are far more popular than others?",
-        "dpo-implicit-reward-and-reference": "Explain the implicit reward in DPO and what goes wrong when the reference model drifts.",
+        "mixture-of-experts-routing-basics": (
+            "How does token routing work in a mixture-of-experts layer, and what keeps the experts "
+            "balanced when some of them are far more popular than others?"
+        ),
+        "dpo-implicit-reward-and-reference": (
+            "Explain the implicit reward in DPO and what goes wrong when the reference model drifts."
+        ),
     }
     bank = tmp_path / "narrow"
-    write(bank / "questions" / "transformers.yaml", "category: transformers\ntitle: T\nquestions:\n" + "".join(
-        f"  - id: {qid}\n    prompt: {prompt}\n" for qid, prompt in prompts.items()))
-    write(bank / "questions" / "ab.yaml", "category: ab\ntitle: AB\nquestions:\n  - id: other\n    prompt: Why?\n")
+    write(
+        bank / "questions" / "transformers.yaml",
+        "category: transformers\ntitle: T\nquestions:\n"
+        + "".join(f"  - id: {qid}\n    prompt: {prompt}\n" for qid, prompt in prompts.items()),
+    )
+    write(
+        bank / "questions" / "ab.yaml",
+        "category: ab\ntitle: AB\nquestions:\n  - id: other\n    prompt: Why?\n",
+    )
     allowed = {w for text in [*prompts.values(), "Why?"] for w in text.split()}
-    allowed |= {*prompts, "other", "transformers", "ab", "id", "category", "prompt", "match", "kind", "diff",
-                "questions", "question", "matches"}
+    allowed |= {
+        *prompts,
+        "other",
+        "transformers",
+        "ab",
+        "id",
+        "category",
+        "prompt",
+        "match",
+        "kind",
+        "diff",
+        "questions",
+        "question",
+        "matches",
+    }
     for columns in ("80", "60"):
         for command in (["list"], ["search", "token routing"]):
             result = run(*command, bank=bank, env={"COLUMNS": columns})
             assert result.exit_code == 0
-            words = {w for line in result.output.splitlines() for w in line.split() if not set(w) <= set("─━")}
+            words = {
+                w for line in result.output.splitlines() for w in line.split() if not set(w) <= set("─━")
+            }
             words = {w for w in words if not w.isdigit() and not any(w in qid for qid in prompts)}
-            assert words - allowed <= {"prompt", "id", "key", "point", "tag", "answer"}, (columns, command, words - allowed)
+            assert words - allowed <= {"prompt", "id", "key", "point", "tag", "answer"}, (
+                columns,
+                command,
+                words - allowed,
+            )
 
 
 def test_list_and_search_keep_long_ids_whole_in_an_80_column_terminal(run, bank_dir):
@@ -212,7 +264,9 @@ def test_show_lists_key_points_plainly_and_their_other_phrasings_on_request(run)
 def test_search_needs_every_word_of_the_query_not_just_one(run, bank_dir):
     """'zero stages' finds the ZeRO question; a field that only shares 'stages' does not come up."""
     path = bank_dir / "questions" / "parallelism.yaml"
-    path.write_text(path.read_text().replace("tags: [distributed]", "tags: [distributed, pipeline-stages]", 1))
+    path.write_text(
+        path.read_text().replace("tags: [distributed]", "tags: [distributed, pipeline-stages]", 1)
+    )
     hits = json.loads(run("search", "zero stages", "--json").output)
     assert [h["id"] for h in hits] == ["zero-stages"]
     typo = json.loads(run("search", "zero stagse", "--json").output)  # a typo in a word still finds it
@@ -222,7 +276,10 @@ def test_search_needs_every_word_of_the_query_not_just_one(run, bank_dir):
 def test_search_finds_other_forms_of_a_word_and_symbols_like_cpp(run, bank_dir):
     assert json.loads(run("search", "zero sharding", "--json").output)[0]["id"] == "zero-stages"  # shards
     path = bank_dir / "questions" / "parallelism.yaml"
-    path.write_text(path.read_text().replace("What do the three ZeRO stages shard?",
-                                             "What do the three ZeRO stages shard, in C++ terms?"))
+    path.write_text(
+        path.read_text().replace(
+            "What do the three ZeRO stages shard?", "What do the three ZeRO stages shard, in C++ terms?"
+        )
+    )
     hits = json.loads(run("search", "C++", "--json").output)
     assert [h["id"] for h in hits] == ["zero-stages"]

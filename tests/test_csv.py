@@ -102,7 +102,10 @@ def test_the_whole_bundled_bank_round_trips(run, tmp_path):
     again = _export(run, tmp_path, fresh).read_text(encoding="utf-8")
     first = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
     second = list(csv.DictReader(io.StringIO(again)))
-    strip = lambda rows: [{k: v for k, v in r.items() if not k.startswith("category")} for r in rows]
+
+    def strip(rows):  # type: ignore[no-untyped-def]
+        return [{k: v for k, v in r.items() if not k.startswith("category")} for r in rows]
+
     assert strip(second) == strip(first)
 
 
@@ -134,7 +137,9 @@ def test_title_option_and_default_title(run, tmp_path, bank_dir):
     assert run("import", str(path), "-c", "moved", bank=other).exit_code == 0
     assert _load(other).categories["moved"].title == "Moved"
     titled = _empty_bank(tmp_path, "titled")
-    assert run("import", str(path), "-c", "moved", "--title", "Distributed training", bank=titled).exit_code == 0
+    assert (
+        run("import", str(path), "-c", "moved", "--title", "Distributed training", bank=titled).exit_code == 0
+    )
     assert _load(titled).categories["moved"].title == "Distributed training"
     # An existing category keeps its title; asking for another one is refused.
     refused = run("import", str(path), "-c", "parallelism", "--title", "Other")
@@ -142,25 +147,31 @@ def test_title_option_and_default_title(run, tmp_path, bank_dir):
 
 
 def test_hand_written_lists_without_json(run, tmp_path, bank_dir):
-    path = write(tmp_path / "hand.csv", 'prompt,key_points,tags,follow_ups\n'
-                                        'What is tensor parallelism?,"splits matrices | shards layers ;; '
-                                        'needs fast links",distributed memory,"zero-stages, dp-vs-mp"\n')
+    path = write(
+        tmp_path / "hand.csv",
+        "prompt,key_points,tags,follow_ups\n"
+        'What is tensor parallelism?,"splits matrices | shards layers ;; '
+        'needs fast links",distributed memory,"zero-stages, dp-vs-mp"\n',
+    )
     result = run("import", str(path), "-c", "parallelism")
     assert result.exit_code == 0, result.output
     question = _load(bank_dir).questions["tensor-parallelism"]
-    assert [k.phrasings for k in question.key_points] == [("splits matrices", "shards layers"), ("needs fast links",)]
+    assert [k.phrasings for k in question.key_points] == [
+        ("splits matrices", "shards layers"),
+        ("needs fast links",),
+    ]
     assert question.tags == ("distributed", "memory")
     assert question.follow_ups == ("zero-stages", "dp-vs-mp")
 
 
 MULTILINE_ERRORS = (
-    'id,prompt,answer,kind,difficulty,key_points,follow_ups\n'   # 1
+    "id,prompt,answer,kind,difficulty,key_points,follow_ups\n"  # 1
     'ok-one,First question?,"line 1\nline 2\nline 3",technical,2,,\n'  # 2-4
-    'bad-kind,Second question?,answer,wizard,2,,\n'              # 5
-    'ok-two,"Third\nquestion?",x,technical,7,,\n'                # 6-7
+    "bad-kind,Second question?,answer,wizard,2,,\n"  # 5
+    'ok-two,"Third\nquestion?",x,technical,7,,\n'  # 6-7
     'Bad_Id,Fourth question?,x,technical,2,"[""a"", {""text"": """"}]",\n'  # 8
-    'ok-three,Fifth question?,,,,"[not json",\n'                 # 9
-    'ok-four,Sixth question?,,,,,"nope, bad-kind"\n'             # 10: bad-kind has its own error
+    'ok-three,Fifth question?,,,,"[not json",\n'  # 9
+    'ok-four,Sixth question?,,,,,"nope, bad-kind"\n'  # 10: bad-kind has its own error
 )
 
 
@@ -176,7 +187,8 @@ def test_every_bad_row_reported_at_its_line(run, tmp_path, bank_dir, monkeypatch
         "in.csv:6: difficulty: input should be less than or equal to 3",
         "in.csv:8: id: 'Bad_Id' is not a kebab-case id (lowercase letters, digits and single hyphens)",
         "in.csv:8: key_points[1].text: must not be empty",
-        "in.csv:9: key_points: a cell starting with '[' must be a JSON list: Expecting value: line 1 column 2 (char 1)",
+        "in.csv:9: key_points: a cell starting with '[' must be a JSON list: Expecting value: line 1 column "
+        "2 (char 1)",
         "in.csv:10: follow_ups[0]: 'nope' is not a question of the bank or of this file",
         "prep: in.csv has 6 problems; fix them and try again",
         "  nothing was imported",
@@ -186,11 +198,14 @@ def test_every_bad_row_reported_at_its_line(run, tmp_path, bank_dir, monkeypatch
 
 def test_skipped_rows_name_their_physical_line(run, tmp_path, bank_dir, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    write(tmp_path / "in.csv", 'prompt,answer\n'
-                               '"What is tensor\nparallelism?","Splitting\nthe matrices."\n'  # 2-4
-                               'What is pipeline parallelism?,"Stages\non GPUs"\n'           # 5-6
-                               'What do the three ZeRO stages shard?,dup of the bank\n'      # 7
-                               'what is PIPELINE parallelism,dup of line 5\n')               # 8
+    write(
+        tmp_path / "in.csv",
+        "prompt,answer\n"
+        '"What is tensor\nparallelism?","Splitting\nthe matrices."\n'  # 2-4
+        'What is pipeline parallelism?,"Stages\non GPUs"\n'  # 5-6
+        "What do the three ZeRO stages shard?,dup of the bank\n"  # 7
+        "what is PIPELINE parallelism,dup of line 5\n",
+    )  # 8
     result = run("import", "in.csv", "-c", "parallelism")
     assert result.exit_code == 0, result.output
     assert "in.csv:7: skipped: duplicate prompt (same as 'zero-stages')" in result.output
@@ -200,10 +215,13 @@ def test_skipped_rows_name_their_physical_line(run, tmp_path, bank_dir, monkeypa
 
 
 def test_follow_ups_follow_renamed_and_skipped_questions(run, tmp_path, bank_dir):
-    path = write(tmp_path / "in.csv", 'id,prompt,follow_ups\n'
-                                      'dp-vs-mp,What is expert parallelism?,"[""zero-stages""]"\n'
-                                      'old-zero,What do the three ZeRO stages shard?,\n'
-                                      'tp,What is tensor parallelism?,"[""dp-vs-mp"", ""old-zero""]"\n')
+    path = write(
+        tmp_path / "in.csv",
+        "id,prompt,follow_ups\n"
+        'dp-vs-mp,What is expert parallelism?,"[""zero-stages""]"\n'
+        "old-zero,What do the three ZeRO stages shard?,\n"
+        'tp,What is tensor parallelism?,"[""dp-vs-mp"", ""old-zero""]"\n',
+    )
     result = run("import", str(path), "-c", "parallelism", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
@@ -232,7 +250,10 @@ def test_a_header_the_import_cannot_use_is_a_problem_of_the_file(run, tmp_path):
     assert "bad.csv:1: unknown column 'colour'" in result.output
     no_prompt = write(tmp_path / "none.csv", "question,answer\nx,y\n")
     result = run("import", str(no_prompt), "-c", "x")
-    assert result.exit_code == 2 and "none.csv:1: a header row with a 'prompt' column is required" in result.output
+    assert (
+        result.exit_code == 2
+        and "none.csv:1: a header row with a 'prompt' column is required" in result.output
+    )
     latin1 = tmp_path / "latin1.csv"
     latin1.write_bytes(b"prompt\ncaf\xe9 question\n")
     result = run("import", str(latin1), "-c", "x")
@@ -247,8 +268,10 @@ def test_import_composes_each_file_once(run, tmp_path, bank_dir, monkeypatch):
     calls = []
     real = yamlsplice.compose
     monkeypatch.setattr(yamlsplice, "compose", lambda text: calls.append(1) or real(text))
-    rows = "".join(f'Question number {i} about sharding?,"point {i} | alias {i} ;; other {i}",Answer {i}.\n'
-                   for i in range(300))
+    rows = "".join(
+        f'Question number {i} about sharding?,"point {i} | alias {i} ;; other {i}",Answer {i}.\n'
+        for i in range(300)
+    )
     path = write(tmp_path / "many.csv", "prompt,key_points,answer\n" + rows)
     result = run("import", str(path), "-c", "parallelism", "--json")
     assert result.exit_code == 0, result.output
@@ -259,6 +282,7 @@ def test_import_composes_each_file_once(run, tmp_path, bank_dir, monkeypatch):
 
 # --- Anki ----------------------------------------------------------------------------------
 
+
 def test_anki_notes_in_plain_text(run, tmp_path, bank_dir):
     """A real export from Anki: GUID, note type and deck columns come first, tags last."""
     from anki.collection import Collection, DeckIdLimit
@@ -266,16 +290,25 @@ def test_anki_notes_in_plain_text(run, tmp_path, bank_dir):
     col = Collection(str(tmp_path / "collection.anki2"))
     try:
         deck = col.decks.id("Interview::ML")
-        notes = [("What is <b>FSDP</b>?", "Shards params, grads<br>and optimizer state", ["distributed", "fsdp"]),
-                 ("What is\ngradient checkpointing?", "Recompute activations", []),
-                 ("What is NCCL?", "The collective library", ["comms"])]
+        notes = [
+            ("What is <b>FSDP</b>?", "Shards params, grads<br>and optimizer state", ["distributed", "fsdp"]),
+            ("What is\ngradient checkpointing?", "Recompute activations", []),
+            ("What is NCCL?", "The collective library", ["comms"]),
+        ]
         for front, back, tags in notes:
             note = col.new_note(col.models.by_name("Basic"))
             note["Front"], note["Back"], note.tags = front, back, tags
             col.add_note(note, deck)
         path = tmp_path / "notes.txt"
-        col.export_note_csv(out_path=str(path), limit=DeckIdLimit(deck), with_html=True, with_tags=True,
-                            with_deck=True, with_notetype=True, with_guid=True)
+        col.export_note_csv(
+            out_path=str(path),
+            limit=DeckIdLimit(deck),
+            with_html=True,
+            with_tags=True,
+            with_deck=True,
+            with_notetype=True,
+            with_guid=True,
+        )
     finally:
         col.close()
     text = path.read_text(encoding="utf-8")
@@ -296,12 +329,18 @@ def test_anki_notes_in_plain_text(run, tmp_path, bank_dir):
 
 
 def test_anki_header_written_by_hand(tmp_path):
-    path = write(tmp_path / "notes.txt", "#separator:tab\n#html:true\n#tags column:3\n"
-                                         "What is <b>FSDP</b>?\tShards params, grads<br>and optimizer state\t"
-                                         "distributed fsdp\n")
+    path = write(
+        tmp_path / "notes.txt",
+        "#separator:tab\n#html:true\n#tags column:3\n"
+        "What is <b>FSDP</b>?\tShards params, grads<br>and optimizer state\t"
+        "distributed fsdp\n",
+    )
     [row] = parse_import(path).rows
-    assert (row.prompt, row.answer, row.tags) == ("What is FSDP?", "Shards params, grads\nand optimizer state",
-                                                  ("distributed", "fsdp"))
+    assert (row.prompt, row.answer, row.tags) == (
+        "What is FSDP?",
+        "Shards params, grads\nand optimizer state",
+        ("distributed", "fsdp"),
+    )
     assert row.line == 4
 
 
@@ -309,14 +348,16 @@ def test_anki_row_without_a_back_field(tmp_path):
     path = write(tmp_path / "notes.txt", "#separator:tab\n#guid column:1\nabc\tonly a front\n")
     parsed = parse_import(path)
     assert parsed.rows == []
-    assert [str(p) for p in parsed.problems] == [f"{parsed.file}:3: expected at least a front and a back field"]
+    assert [str(p) for p in parsed.problems] == [
+        f"{parsed.file}:3: expected at least a front and a back field"
+    ]
 
 
 def test_bank_problems_in_appended_text_point_at_the_import_file(tmp_path):
     """Rows are checked before the bank is; should the bank as it would be still fail, a problem
     inside the appended questions is shown at the line of the row it came from."""
-    from prep.exchange.csvio import ImportRow
     from prep.errors import BankInvalid, ImportInvalid, Problem, display_path
+    from prep.exchange.csvio import ImportRow
     from prep.exchange.importer import _located
 
     target = tmp_path / "questions" / "x.yaml"
@@ -327,22 +368,29 @@ def test_bank_problems_in_appended_text_point_at_the_import_file(tmp_path):
     assert error.details() == ["in.csv:9: key_points[0].text: must not be empty"]
     before = Problem(display_path(target), 2, 1, "bad title", "title")  # not appended text: left where it is
     error = _located([inside, before], "in.csv", spans)
-    assert isinstance(error, BankInvalid) and f"{display_path(target)}:2:1: title: bad title" in error.details()
+    assert (
+        isinstance(error, BankInvalid) and f"{display_path(target)}:2:1: title: bad title" in error.details()
+    )
 
 
 def test_a_quote_never_closed_is_reported_not_swallowing_the_rows_after_it(run, tmp_path):
-    bad = write(tmp_path / "u.csv", 'prompt,answer\nFirst?,"starts a quote but never ends\nSecond?,its answer\n'
-                "Third?,x\n")
+    bad = write(
+        tmp_path / "u.csv",
+        'prompt,answer\nFirst?,"starts a quote but never ends\nSecond?,its answer\nThird?,x\n',
+    )
     result = run("import", str(bad), "-c", "u")
     assert result.exit_code == 2
     assert "u.csv:2: a quoted cell starts here and is never closed" in result.output
 
 
 def test_anki_div_lines_become_lines(tmp_path):
-    path = write(tmp_path / "notes.txt", "#separator:tab\n#html:true\n"
-                                         "What does a KV cache hold?\tCaches keys<div>per layer</div><div>per head</div>"
-                                         "\n"
-                                         "Why?\tOne line<br><br>after a blank one\n")
+    path = write(
+        tmp_path / "notes.txt",
+        "#separator:tab\n#html:true\n"
+        "What does a KV cache hold?\tCaches keys<div>per layer</div><div>per head</div>"
+        "\n"
+        "Why?\tOne line<br><br>after a blank one\n",
+    )
     first, second = parse_import(path).rows
     assert first.answer == "Caches keys\nper layer\nper head"
     assert second.answer == "One line\n\nafter a blank one"

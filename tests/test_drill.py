@@ -11,9 +11,11 @@ import pytest
 
 from prep.bank.schema import content_hash
 
-GOOD = ("In data parallelism each GPU holds a full copy of the model and processes a different part of "
-        "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
-        "does not fit on one GPU.")
+GOOD = (
+    "In data parallelism each GPU holds a full copy of the model and processes a different part of "
+    "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
+    "does not fit on one GPU."
+)
 NOW = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
 NEXT_WEEK = {"PREP_NOW": "2026-03-09T09:00:00+00:00"}
 
@@ -22,7 +24,9 @@ def reviews(state_file):
     if not state_file.exists():
         return []  # nothing was ever recorded: sessions that only read create no file
     db = sqlite3.connect(state_file)
-    return db.execute("SELECT question_id, rating, suggested, score, answer, mode FROM reviews ORDER BY id").fetchall()
+    return db.execute(
+        "SELECT question_id, rating, suggested, score, answer, mode FROM reviews ORDER BY id"
+    ).fetchall()
 
 
 def cards(state_file):
@@ -45,8 +49,12 @@ def test_full_session_records_every_rating(run, state_file):
     result = run("drill", "--category", "parallelism", input=script, env=NOW)
     assert result.exit_code == 0, result.output
     rows = reviews(state_file)
-    assert [(r[0], r[1]) for r in rows] == [("dp-vs-mp", 3), ("dp-batch-size", 1), ("zero-stages", 3),
-                                            ("dp-batch-size", 3)]
+    assert [(r[0], r[1]) for r in rows] == [
+        ("dp-vs-mp", 3),
+        ("dp-batch-size", 1),
+        ("zero-stages", 3),
+        ("dp-batch-size", 3),
+    ]
     assert rows[0][2] == 3 and rows[0][3] >= 70  # suggested Good, scored a pass
     assert rows[0][4] == GOOD and rows[0][5] == "type"
     assert "PASS" in result.output and "Session done." in result.output
@@ -57,8 +65,15 @@ def test_full_session_records_every_rating(run, state_file):
 
 
 def test_output_explains_the_score(run):
-    result = run("drill", "--category", "parallelism", "--limit", "1", input="gradients are all-reduced\n\n1\n",
-                 env=NOW)
+    result = run(
+        "drill",
+        "--category",
+        "parallelism",
+        "--limit",
+        "1",
+        input="gradients are all-reduced\n\n1\n",
+        env=NOW,
+    )
     out = result.output
     assert "✓ gradients are averaged across GPUs with all-reduce" in out
     assert "✗ model parallelism splits the model itself across GPUs" in out
@@ -68,11 +83,17 @@ def test_output_explains_the_score(run):
 
 def test_undo_takes_back_the_last_rating(run, state_file):
     script = (
-        GOOD + "\n\n" "4\n" "n\n"  # rate dp-vs-mp Easy, no follow-up
-        "x\n\n" "u\n"  # on the next card: undo instead of rating
-        + GOOD + "\n\n" "2\n" "n\n"  # dp-vs-mp comes back: Hard this time
+        GOOD + "\n\n"
+        "4\n"
+        "n\n"  # rate dp-vs-mp Easy, no follow-up
+        "x\n\n"
+        "u\n"  # on the next card: undo instead of rating
+         + GOOD + "\n\n"
+        "2\n"
+        "n\n"  # dp-vs-mp comes back: Hard this time
         "q\n"  # quit while typing the next answer? no: q here is the answer; then choice q
-        "\n" "q\n"
+        "\n"
+        "q\n"
     )
     result = run("drill", "--category", "parallelism", input=script, env=NOW)
     assert result.exit_code == 0, result.output
@@ -82,9 +103,14 @@ def test_undo_takes_back_the_last_rating(run, state_file):
 
 def test_u_at_the_follow_up_offer_undoes_the_rating_just_made(run, state_file):
     script = (
-        GOOD + "\n\n" "1\n" "u\n"  # rate dp-vs-mp Again by mistake, then undo at the follow-up offer
-        + GOOD + "\n\n" "3\n" "n\n"  # it comes straight back: Good this time
-        "\n" "q\n"
+        GOOD + "\n\n"
+        "1\n"
+        "u\n"  # rate dp-vs-mp Again by mistake, then undo at the follow-up offer
+         + GOOD + "\n\n"
+        "3\n"
+        "n\n"  # it comes straight back: Good this time
+        "\n"
+        "q\n"
     )
     result = run("drill", "--category", "parallelism", input=script, env=NOW)
     assert result.exit_code == 0, result.output
@@ -95,19 +121,32 @@ def test_u_at_the_follow_up_offer_undoes_the_rating_just_made(run, state_file):
 
 def test_undoing_the_rating_of_a_card_brought_back_for_again_brings_it_back_once_more(run, state_file):
     script = (
-        "\n" "1\n" "n\n"  # dp-vs-mp: Again, so it comes back at the end (its follow-up declined)
-        "\n" "1\n"  # dp-batch-size: Again, back at the end too
-        "\n" "3\n"  # zero-stages: Good
-        "\n" "3\n"  # dp-vs-mp, brought back: Good
-        "\n" "u\n"  # dp-batch-size, brought back: undo instead, which takes back dp-vs-mp's Good
-        "\n" "4\n"  # dp-vs-mp is asked once more: Easy
-        "\n" "3\n"  # and dp-batch-size: Good
+        "\n"
+        "1\n"
+        "n\n"  # dp-vs-mp: Again, so it comes back at the end (its follow-up declined)
+        "\n"
+        "1\n"  # dp-batch-size: Again, back at the end too
+        "\n"
+        "3\n"  # zero-stages: Good
+        "\n"
+        "3\n"  # dp-vs-mp, brought back: Good
+        "\n"
+        "u\n"  # dp-batch-size, brought back: undo instead, which takes back dp-vs-mp's Good
+        "\n"
+        "4\n"  # dp-vs-mp is asked once more: Easy
+        "\n"
+        "3\n"  # and dp-batch-size: Good
     )
     result = run("drill", "--category", "parallelism", "--new", "3", input=script, env=NOW)
     assert result.exit_code == 0, result.output
     assert "undid good on dp-vs-mp" in result.output
     assert [(r[0], r[1]) for r in reviews(state_file)] == [
-        ("dp-vs-mp", 1), ("dp-batch-size", 1), ("zero-stages", 3), ("dp-vs-mp", 4), ("dp-batch-size", 3)]
+        ("dp-vs-mp", 1),
+        ("dp-batch-size", 1),
+        ("zero-stages", 3),
+        ("dp-vs-mp", 4),
+        ("dp-batch-size", 3),
+    ]
 
 
 def test_skip_and_quit(run, state_file):
@@ -125,7 +164,7 @@ def test_end_of_input_ends_the_session_cleanly(run, state_file):
 
 
 def test_follow_up_is_drilled_right_away(run, state_file):
-    script = GOOD + "\n\n3\n" "y\n" "micro batch times DP size times accumulation steps\n\n3\n" "\nq\n"
+    script = GOOD + "\n\n3\ny\nmicro batch times DP size times accumulation steps\n\n3\n\nq\n"
     result = run("drill", "--category", "parallelism", "--limit", "1", input=script, env=NOW)
     assert "The interviewer digs deeper" in result.output
     assert "follow-up" in result.output
@@ -139,7 +178,9 @@ def test_empty_answer_reveals_and_self_grades(run, state_file):
 
 
 def test_flip_mode(run, state_file):
-    result = run("drill", "--mode", "flip", "--category", "parallelism", "--limit", "1", input="\n4\nn\n", env=NOW)
+    result = run(
+        "drill", "--mode", "flip", "--category", "parallelism", "--limit", "1", input="\n4\nn\n", env=NOW
+    )
     assert result.exit_code == 0
     assert "Key points:" in result.output
     assert [(r[0], r[1], r[5]) for r in reviews(state_file)] == [("dp-vs-mp", 4, "flip")]
@@ -154,14 +195,18 @@ def test_cram_never_touches_the_schedule(run, state_file):
 
 
 def test_cram_orders_weakest_first(run):
-    run("drill", "--category", "parallelism", "--limit", "2", input=GOOD + "\n\n4\nn\nno idea\n\n1\n", env=NOW)
+    run(
+        "drill", "--category", "parallelism", "--limit", "2", input=GOOD + "\n\n4\nn\nno idea\n\n1\n", env=NOW
+    )
     result = run("drill", "--cram", "--category", "parallelism", "--limit", "1", input="\nq\n", env=NEXT_WEEK)
     assert "dp-batch-size" in result.output.split("Q (")[1]
 
 
 def test_cram_later_the_same_day_puts_the_card_just_failed_first(run):
     """FSRS counts whole days, so both cards recall at 100% today; the failed one is weaker."""
-    run("drill", "--category", "parallelism", "--limit", "2", input=GOOD + "\n\n4\nn\nno idea\n\n1\n", env=NOW)
+    run(
+        "drill", "--category", "parallelism", "--limit", "2", input=GOOD + "\n\n4\nn\nno idea\n\n1\n", env=NOW
+    )
     later = {"PREP_NOW": "2026-03-02T12:00:00+00:00"}
     result = run("drill", "--cram", "--category", "parallelism", "--limit", "1", input="\nq\n", env=later)
     assert "dp-batch-size" in result.output.split("Q (")[1]
@@ -177,16 +222,33 @@ def test_mock_interview_gives_no_feedback_and_records_nothing(run, state_file):
 
 
 def test_mock_report_lists_what_each_answer_missed(run):
-    result = run("drill", "--mode", "mock", "--count", "1", "--category", "behavioral", input="I shipped a model.\n\n",
-                 env=NOW)
+    result = run(
+        "drill",
+        "--mode",
+        "mock",
+        "--count",
+        "1",
+        "--category",
+        "behavioral",
+        input="I shipped a model.\n\n",
+        env=NOW,
+    )
     report = result.output.split("Mock interview report")[1]
     assert "✗ missed: " in report
 
 
 def test_mock_interview_counts_a_question_left_unanswered(run, state_file):
-    result = run("drill", "--mode", "mock", "--count", "3", "--json", input=GOOD + "\n\n" + "\n" + GOOD + "\n\n",
-                 env=NOW)
-    summary = json.loads(result.output[result.output.index("{\n"):])
+    result = run(
+        "drill",
+        "--mode",
+        "mock",
+        "--count",
+        "3",
+        "--json",
+        input=GOOD + "\n\n" + "\n" + GOOD + "\n\n",
+        env=NOW,
+    )
+    summary = json.loads(result.output[result.output.index("{\n") :])
     assert summary["cards"] == 3 and len(summary["results"]) == 3
     assert [r["verdict"] for r in summary["results"]].count(None) == 1  # the empty answer: asked, not passed
     assert summary["passed"] <= 2 and reviews(state_file) == []
@@ -214,8 +276,10 @@ def test_nothing_to_drill_speaks_of_the_selection_only(run):
 def test_summary_counts_what_is_still_due_in_the_selection(run):
     run("drill", "--category", "parallelism", "--limit", "1", input="no idea\n\n1\nn\n", env=NOW)
     later = {"PREP_NOW": "2026-03-02T09:30:00+00:00"}
-    result = run("drill", "--category", "behavioral", "--limit", "1", "--json", input="x\n\n3\nn\n", env=later)
-    summary = json.loads(result.output[result.output.index("{\n"):])
+    result = run(
+        "drill", "--category", "behavioral", "--limit", "1", "--json", input="x\n\n3\nn\n", env=later
+    )
+    summary = json.loads(result.output[result.output.index("{\n") :])
     assert summary["due_left"] == 0  # the failed parallelism card is due, but outside -c behavioral
     overall = json.loads(run("next", "--json", env=later).output)
     assert overall["due"] >= 1
@@ -226,14 +290,15 @@ def test_new_per_day_budget(run, state_file):
     assert "cards 1" in result.output
     again = run("drill", "--new", "1", input="x\n\n3\n", env=NOW)
     assert "Nothing to drill now" in again.output
-    tomorrow = run("drill", "--new", "1", "--json", input="x\n\n3\nn\n",
-                   env={"PREP_NOW": "2026-03-03T09:00:00+00:00"})
-    summary = json.loads(tomorrow.output[tomorrow.output.index("{"):])
+    tomorrow = run(
+        "drill", "--new", "1", "--json", input="x\n\n3\nn\n", env={"PREP_NOW": "2026-03-03T09:00:00+00:00"}
+    )
+    summary = json.loads(tomorrow.output[tomorrow.output.index("{") :])
     assert summary["cards"] >= 1
 
 
 def test_coming_back_later_shows_exactly_the_due_cards(run, state_file):
-    script = GOOD + "\n\n4\nn\n" "nothing\n\n1\n" "stage 1 optimizer, stage 2 gradients, stage 3 parameters\n\n3\n"
+    script = GOOD + "\n\n4\nn\nnothing\n\n1\nstage 1 optimizer, stage 2 gradients, stage 3 parameters\n\n3\n"
     run("drill", "--category", "parallelism", input=script, env=NOW)
     due_dates = {qid: due for qid, (due, _state, _reps) in cards(state_file).items()}
     data = json.loads(run("next", "--category", "parallelism", "--json", env=NEXT_WEEK).output)
@@ -250,8 +315,10 @@ def test_next_on_an_empty_state(run):
 
 
 def test_summary_json(run):
-    result = run("drill", "--category", "parallelism", "--limit", "1", "--json", input=GOOD + "\n\n3\nn\n", env=NOW)
-    summary = json.loads(result.output[result.output.index("{\n"):])
+    result = run(
+        "drill", "--category", "parallelism", "--limit", "1", "--json", input=GOOD + "\n\n3\nn\n", env=NOW
+    )
+    summary = json.loads(result.output[result.output.index("{\n") :])
     assert summary["cards"] == 1 and summary["passed"] == 1 and summary["pass_rate"] == 1.0
     assert summary["results"][0]["question"] == "dp-vs-mp"
 
@@ -259,8 +326,10 @@ def test_summary_json(run):
 def test_summary_counts_a_pass_by_the_rating_chosen_as_stats_does(run):
     """The grader says partial, the user rates Good: passed, in the summary and in stats alike."""
     partial = "Data parallelism gives each GPU a copy of the model."
-    result = run("drill", "--category", "parallelism", "--limit", "1", "--json", input=partial + "\n\n3\nn\n", env=NOW)
-    summary = json.loads(result.output[result.output.index("{\n"):])
+    result = run(
+        "drill", "--category", "parallelism", "--limit", "1", "--json", input=partial + "\n\n3\nn\n", env=NOW
+    )
+    summary = json.loads(result.output[result.output.index("{\n") :])
     assert summary["results"][0]["verdict"] != "pass" and summary["results"][0]["rating"] == "good"
     assert summary["passed"] == 1
     stats = json.loads(run("stats", "--json", env=NOW).output)
@@ -278,7 +347,9 @@ def test_content_hash_is_stored_and_keyed_by_id(run, state_file, bank_dir):
     assert stored == content_hash(question)
     # Rewording the question keeps its history: progress is keyed by id.
     path = bank_dir / "questions" / "parallelism.yaml"
-    path.write_text(path.read_text().replace("What is the difference between", "Explain the difference between"))
+    path.write_text(
+        path.read_text().replace("What is the difference between", "Explain the difference between")
+    )
     result = run("drill", "--cram", "--category", "parallelism", "--limit", "1", input="\nq\n", env=NOW)
     assert "Explain the difference between" in result.output
     assert len(reviews(state_file)) == 1
@@ -298,15 +369,18 @@ def test_unknown_config_key_is_named(run, isolated_home):
     assert "new_per_dya" in result.output
 
 
-@pytest.mark.parametrize(("setting", "message"), [
-    ('learning_steps = ["999999999999d"]', "learning_steps: bad duration '999999999999d': at most 365d"),
-    ('relearning_steps = ["infm"]', "relearning_steps: bad duration 'infm': must be a positive number"),
-    ('learning_steps = ["nanm"]', "learning_steps: bad duration 'nanm': must be a positive number"),
-    ('learning_steps = "1m"', "learning_steps must be a list of durations"),
-    ('fuzz = "false"', 'fuzz must be true or false, not "false"'),
-    ("new_per_day = true", "new_per_day must be a whole number >= 0, not true"),
-    ("desired_retention = 0.995", "desired_retention must be between 0.5 and 0.99"),
-])
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ('learning_steps = ["999999999999d"]', "learning_steps: bad duration '999999999999d': at most 365d"),
+        ('relearning_steps = ["infm"]', "relearning_steps: bad duration 'infm': must be a positive number"),
+        ('learning_steps = ["nanm"]', "learning_steps: bad duration 'nanm': must be a positive number"),
+        ('learning_steps = "1m"', "learning_steps must be a list of durations"),
+        ('fuzz = "false"', 'fuzz must be true or false, not "false"'),
+        ("new_per_day = true", "new_per_day must be a whole number >= 0, not true"),
+        ("desired_retention = 0.995", "desired_retention must be between 0.5 and 0.99"),
+    ],
+)
 def test_every_config_setting_is_checked(run, isolated_home, setting, message):
     (isolated_home / "config.toml").write_text(f"# my settings\n[drill]\n{setting}\n")
     result = run("drill", input="", env=NOW)
@@ -325,7 +399,10 @@ def test_a_misspelt_section_or_a_missing_named_config_is_an_error(run, isolated_
     assert result.exit_code == 1 and "config file not found" in result.output
     (isolated_home / "config.toml").write_text("new_per_day = 3\n[drill]\n")
     result = run("drill", input="", env=NOW)
-    assert result.exit_code == 1 and "setting new_per_day outside a section: settings go under [drill]" in result.output
+    assert (
+        result.exit_code == 1
+        and "setting new_per_day outside a section: settings go under [drill]" in result.output
+    )
 
 
 def test_edit_key_opens_the_editor_and_reloads(run, state_file, bank_dir, tmp_path):
@@ -341,7 +418,9 @@ def test_edit_key_opens_the_editor_and_reloads(run, state_file, bank_dir, tmp_pa
     env = {**NOW, "EDITOR": f"{sys.executable} {editor}"}
     result = run("drill", "--category", "parallelism", "--cram", "--limit", "1", input="x\n\ne\nq\n", env=env)
     assert "question reloaded" in result.output
-    assert "Which state does each ZeRO stage shard?" in (bank_dir / "questions" / "parallelism.yaml").read_text()
+    assert (
+        "Which state does each ZeRO stage shard?" in (bank_dir / "questions" / "parallelism.yaml").read_text()
+    )
 
 
 def test_after_an_edit_the_answer_is_graded_again_against_the_new_text(run, tmp_path):
@@ -355,12 +434,20 @@ def test_after_an_edit_the_answer_is_graded_again_against_the_new_text(run, tmp_
     import sys
 
     env = {**NOW, "EDITOR": f"{sys.executable} {editor}"}
-    result = run("drill", "--category", "parallelism", "--limit", "1", "--json",
-                 input="zebra crossings stripe the road\n\ne\n\nn\n", env=env)
+    result = run(
+        "drill",
+        "--category",
+        "parallelism",
+        "--limit",
+        "1",
+        "--json",
+        input="zebra crossings stripe the road\n\ne\n\nn\n",
+        env=env,
+    )
     before, after = result.output.split("question reloaded")
     assert "✓ zebra crossings" not in before and "✓ zebra crossings stripe the road" in after
     assert "Q (dp-vs-mp)" in after  # the card is shown again, as it now reads
-    summary = json.loads(result.output[result.output.index("{\n"):])
+    summary = json.loads(result.output[result.output.index("{\n") :])
     assert summary["results"][0]["score"] > 0
 
 
@@ -380,7 +467,7 @@ def test_edit_that_breaks_the_bank_keeps_the_old_text(run, bank_dir, tmp_path):
 
 
 def test_q_at_the_follow_up_offer_ends_the_session(run, state_file):
-    script = GOOD + "\n\n3\n" "q\n" "this answer is never read\n\n3\n"
+    script = GOOD + "\n\n3\nq\nthis answer is never read\n\n3\n"
     result = run("drill", "--category", "parallelism", input=script, env=NOW)
     assert result.exit_code == 0, result.output
     assert "The interviewer digs deeper" in result.output and "Session done." in result.output
@@ -388,9 +475,12 @@ def test_q_at_the_follow_up_offer_ends_the_session(run, state_file):
 
 
 def test_an_accepted_follow_up_is_not_drilled_again_as_new(run, state_file):
-    script = (GOOD + "\n\n3\n" "y\n"  # dp-vs-mp, then its follow-up dp-batch-size right away
-              "micro batch times DP size times accumulation steps\n\n3\n"
-              "stage 1 shards optimizer states, stage 2 gradients, stage 3 parameters\n\n3\n")
+    script = (
+        GOOD + "\n\n3\n"
+        "y\n"  # dp-vs-mp, then its follow-up dp-batch-size right away
+        "micro batch times DP size times accumulation steps\n\n3\n"
+        "stage 1 shards optimizer states, stage 2 gradients, stage 3 parameters\n\n3\n"
+    )
     result = run("drill", "--category", "parallelism", input=script, env=NOW)
     assert result.exit_code == 0, result.output
     assert [r[0] for r in reviews(state_file)] == ["dp-vs-mp", "dp-batch-size", "zero-stages"]
@@ -398,8 +488,9 @@ def test_an_accepted_follow_up_is_not_drilled_again_as_new(run, state_file):
 
 
 def test_undo_with_nothing_to_undo_keeps_the_answer(run, state_file):
-    result = run("drill", "--category", "parallelism", "--limit", "1",
-                 input="my only answer\n\nu\n2\nn\n", env=NOW)
+    result = run(
+        "drill", "--category", "parallelism", "--limit", "1", input="my only answer\n\nu\n2\nn\n", env=NOW
+    )
     assert result.exit_code == 0, result.output
     assert "nothing to undo in this session" in result.output
     assert result.output.count("[1/") == 1  # the card is not asked again
@@ -418,12 +509,14 @@ def test_renaming_the_current_question_in_the_editor(run, state_file, tmp_path):
     import sys
 
     editor = tmp_path / "rename.py"
-    editor.write_text("import sys, pathlib\npath = pathlib.Path(sys.argv[-1])\n"
-                      "bank = path.parent.parent\n"
-                      "for f in bank.rglob('*.yaml'):\n"
-                      "    f.write_text(f.read_text().replace('dp-vs-mp', 'data-vs-model'))\n")
+    editor.write_text(
+        "import sys, pathlib\npath = pathlib.Path(sys.argv[-1])\n"
+        "bank = path.parent.parent\n"
+        "for f in bank.rglob('*.yaml'):\n"
+        "    f.write_text(f.read_text().replace('dp-vs-mp', 'data-vs-model'))\n"
+    )
     env = {**NOW, "EDITOR": f"{sys.executable} {editor}"}
-    script = "x\n\ne\n" "stage 1 optimizer states, stage 2 gradients, stage 3 parameters\n\n3\n"
+    script = "x\n\ne\nstage 1 optimizer states, stage 2 gradients, stage 3 parameters\n\n3\n"
     result = run("drill", "--category", "parallelism", "--limit", "2", input=script, env=env)
     assert result.exit_code == 0, result.output
     assert "dp-vs-mp is no longer in the bank (renamed or removed): not rated" in result.output
@@ -443,8 +536,12 @@ def test_drill_json_prints_only_json_on_stdout(bank_dir, state_file):
 
     from prep.cli.app import app
 
-    result = CliRunner().invoke(app, ["--bank", str(bank_dir), "--state", str(state_file), "drill", "--limit",
-                                      "1", "--json"], input=GOOD + "\n\n3\nn\n", env=NOW)
+    result = CliRunner().invoke(
+        app,
+        ["--bank", str(bank_dir), "--state", str(state_file), "drill", "--limit", "1", "--json"],
+        input=GOOD + "\n\n3\nn\n",
+        env=NOW,
+    )
     assert result.exit_code == 0
     assert json.loads(result.stdout)["cards"] == 1
     assert "Session done." in result.stderr
@@ -456,7 +553,7 @@ def test_summary_counts_only_questions_still_in_the_bank(run, state_file):
     later = {"PREP_NOW": "2026-03-02T10:00:00+00:00"}
     data = json.loads(run("next", "--json", env=later).output)
     result = run("drill", "--category", "parallelism", "--json", input="q\n", env=later)
-    summary = json.loads(result.output[result.output.index("{"):])
+    summary = json.loads(result.output[result.output.index("{") :])
     assert summary["due_left"] == data["due"] == 2
 
 
@@ -475,9 +572,14 @@ def test_a_config_path_that_is_a_directory_says_so(run, tmp_path):
     assert result.exit_code == 1 and "is a directory, not a config file" in result.output
 
 
-@pytest.mark.parametrize("value, message", [("tomorrow", "is not an ISO date-time"),
-                                            ("9999-12-31T23:59:59", "is outside the years 1970-2999"),
-                                            ("0001-01-01T00:00:00", "is outside the years 1970-2999")])
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ("tomorrow", "is not an ISO date-time"),
+        ("9999-12-31T23:59:59", "is outside the years 1970-2999"),
+        ("0001-01-01T00:00:00", "is outside the years 1970-2999"),
+    ],
+)
 def test_an_unusable_pinned_clock_is_one_line_error(run, value, message):
     for command in (("stats",), ("drill", "--limit", "1")):
         result = run(*command, input="x\n\n3\nn\n", env={"PREP_NOW": value})
@@ -485,7 +587,9 @@ def test_an_unusable_pinned_clock_is_one_line_error(run, value, message):
 
 
 def test_output_into_a_file_or_pipe_has_no_padding_and_unwrapped_prompts(run):
-    result = run("drill", "--category", "parallelism", "--limit", "1", input="data parallel copies\n\nq\n", env=NOW)
+    result = run(
+        "drill", "--category", "parallelism", "--limit", "1", input="data parallel copies\n\nq\n", env=NOW
+    )
     lines = result.output.splitlines()
     assert lines and not [line for line in lines if line != line.rstrip(" ")]
     assert any(line.startswith("Q (dp-vs-mp): ") and line.endswith("?") for line in lines)  # one line
@@ -503,19 +607,27 @@ def test_mock_report_keeps_whole_ids_in_a_narrow_terminal():
     out = Console(width=50, record=True, file=open(os.devnull, "w"))  # noqa: SIM115
     out.print(summary_table(Summary(results=[Result(qid, None, None, 3.0, "", asked=True)]), detailed=True))
     text = out.export_text()
-    assert "…" not in text and qid in "".join(line.split("   ")[1].strip() if "   " in line else ""
-                                               for line in text.splitlines()[3:6])
+    assert "…" not in text and qid in "".join(
+        line.split("   ")[1].strip() if "   " in line else "" for line in text.splitlines()[3:6]
+    )
 
 
 def test_a_self_graded_card_has_no_verdict_in_the_summary(run):
     result = run("drill", "--category", "parallelism", "--limit", "1", "--json", input="\n3\nn\n", env=NOW)
-    summary = json.loads(result.output[result.output.index("{\n"):])
+    summary = json.loads(result.output[result.output.index("{\n") :])
     assert summary["ratings"]["good"] == 1 and summary["verdicts"] == {"pass": 0, "partial": 0, "fail": 0}
 
 
 def test_summary_counts_each_rating_and_says_next_due_now_when_cards_are_waiting(run):
-    result = run("drill", "--category", "parallelism", "--limit", "2", input=GOOD + "\n\n3\nn\nno idea\n\n1\nq\n",
-                 env=NOW)
+    result = run(
+        "drill",
+        "--category",
+        "parallelism",
+        "--limit",
+        "2",
+        input=GOOD + "\n\n3\nn\nno idea\n\n1\nq\n",
+        env=NOW,
+    )
     line = next(line for line in result.output.splitlines() if line.startswith("cards "))
     assert line.startswith("cards 2 · again 1 · hard 0 · good 1 · easy 0 · time")
     later = {"PREP_NOW": "2026-03-02T09:30:00+00:00"}  # the Again card's step is over: it is due
@@ -530,15 +642,23 @@ def test_summary_counts_each_rating_and_says_next_due_now_when_cards_are_waiting
 def test_an_unknown_mode_is_named_in_prep_words(run):
     result = run("drill", "--mode", "bogus")
     assert result.exit_code == 1
-    assert "'bogus' is not a mode; choose type, flip or mock" in result.output and "Value error" not in result.output
+    assert (
+        "'bogus' is not a mode; choose type, flip or mock" in result.output
+        and "Value error" not in result.output
+    )
 
 
 def test_an_answer_typed_then_skipped_or_quit_is_kept_as_practice(run, state_file):
-    result = run("drill", "--category", "parallelism", input="my skipped answer\n\ns\nmy quit answer\n\nq\n", env=NOW)
+    result = run(
+        "drill", "--category", "parallelism", input="my skipped answer\n\ns\nmy quit answer\n\nq\n", env=NOW
+    )
     assert result.exit_code == 0
     assert reviews(state_file) == []  # nothing was rated
-    kept = [(h["answer"], h["mode"], h["scheduled"]) for q in ("dp-vs-mp", "dp-batch-size")
-            for h in json.loads(run("history", q, "--json").output)]
+    kept = [
+        (h["answer"], h["mode"], h["scheduled"])
+        for q in ("dp-vs-mp", "dp-batch-size")
+        for h in json.loads(run("history", q, "--json").output)
+    ]
     assert sorted(kept) == [("my quit answer", "drill", False), ("my skipped answer", "drill", False)]
     assert result.output.count("not rated: your answer is kept as practice") == 2
     assert "— (not rated)" in run("history", "dp-vs-mp").output

@@ -14,9 +14,11 @@ import pytest
 
 from .conftest import installed_prep
 
-GOOD = ("In data parallelism each GPU holds a full copy of the model and processes a different part of "
-        "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
-        "does not fit on one GPU.")
+GOOD = (
+    "In data parallelism each GPU holds a full copy of the model and processes a different part of "
+    "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
+    "does not fit on one GPU."
+)
 
 
 @pytest.fixture
@@ -45,7 +47,10 @@ def _spawn_drill(bank_dir, state_file, env):
     return pexpect.spawn(
         installed_prep(),
         ["--bank", str(bank_dir), "--state", str(state_file), "drill", "--category", "parallelism"],
-        env=env, encoding="utf-8", timeout=20, dimensions=(50, 110),
+        env=env,
+        encoding="utf-8",
+        timeout=20,
+        dimensions=(50, 110),
     )
 
 
@@ -109,7 +114,9 @@ def test_ctrl_c_at_the_rating_prompt_keeps_the_answer_typed(bank_dir, state_file
     _interrupt_at(child, "Rate:")
     db = sqlite3.connect(f"file:{state_file}?mode=ro", uri=True)
     try:
-        assert db.execute("SELECT answer, mode FROM practice").fetchall() == [("an answer I never rated", "drill")]
+        assert db.execute("SELECT answer, mode FROM practice").fetchall() == [
+            ("an answer I never rated", "drill")
+        ]
     finally:
         db.close()
 
@@ -136,7 +143,11 @@ def test_sigkill_after_n_ratings_keeps_exactly_n_reviews(bank_dir, state_file, e
     script = "".join(f"{a}\n\n3\nn\n" for a in answers)
     proc = subprocess.Popen(
         [installed_prep(), "--bank", str(bank_dir), "--state", str(state_file), "drill", "--new", "20"],
-        stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+        text=True,
     )
     proc.stdin.write(script)  # then keep stdin open: prep waits for the next answer
     proc.stdin.flush()
@@ -165,14 +176,30 @@ def test_two_drills_on_one_database_both_save(bank_dir, state_file, env):
     script = f"{GOOD}\n\n3\nn\n"
     procs = [
         subprocess.Popen(
-            [installed_prep(), "--bank", str(bank_dir), "--state", str(state_file), "drill", "--cram",
-             "--mode", "mock", "--record", "--count", "4"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
+            [
+                installed_prep(),
+                "--bank",
+                str(bank_dir),
+                "--state",
+                str(state_file),
+                "drill",
+                "--cram",
+                "--mode",
+                "mock",
+                "--record",
+                "--count",
+                "4",
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            text=True,
         )
         for _ in range(2)
     ]
     outputs = [p.communicate(script * 4 + "\n" * 8, timeout=60) for p in procs]
-    for proc, (out, err) in zip(procs, outputs):
+    for proc, (_out, err) in zip(procs, outputs):
         assert proc.returncode == 0, err
         assert "locked" not in err
     assert len(_reviews(state_file)) == 8
@@ -203,7 +230,9 @@ def test_line_editing_and_ctrl_d_while_typing_an_answer(bank_dir, state_file, en
         child.close()
     db = sqlite3.connect(f"file:{state_file}?mode=ro", uri=True)
     try:
-        assert db.execute("SELECT answer, rating FROM reviews").fetchall() == [("gradients are all-reduced", 2)]
+        assert db.execute("SELECT answer, rating FROM reviews").fetchall() == [
+            ("gradients are all-reduced", 2)
+        ]
     finally:
         db.close()
 
@@ -251,8 +280,9 @@ def test_a_pasted_answer_with_blank_lines_is_kept_whole(bank_dir, state_file, en
 def test_output_into_a_closed_pipe_is_not_an_error_message(env):
     """`prep export csv | head -1`: the reader leaving early is not a bug to report."""
     for command in (["export", "csv"], ["list"]):
-        process = subprocess.Popen([installed_prep(), *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   env=env)
+        process = subprocess.Popen(
+            [installed_prep(), *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env
+        )
         process.stdout.close()  # the reader is gone before prep writes
         error = process.stderr.read().decode()
         process.stderr.close()
@@ -262,9 +292,13 @@ def test_output_into_a_closed_pipe_is_not_an_error_message(env):
 
 def test_drill_json_in_a_terminal_keeps_stdout_for_the_summary(bank_dir, state_file, env, tmp_path):
     out = tmp_path / "summary.json"
-    command = (f"'{installed_prep()}' --bank '{bank_dir}' --state '{state_file}' drill --category parallelism "
-               f"--limit 1 --json > '{out}'")
-    child = pexpect.spawn("bash", ["-c", command], env=env, encoding="utf-8", timeout=20, dimensions=(50, 110))
+    command = (
+        f"'{installed_prep()}' --bank '{bank_dir}' --state '{state_file}' drill --category parallelism "
+        f"--limit 1 --json > '{out}'"
+    )
+    child = pexpect.spawn(
+        "bash", ["-c", command], env=env, encoding="utf-8", timeout=20, dimensions=(50, 110)
+    )
     try:
         child.expect("Your answer")
         child.sendline(GOOD)

@@ -10,7 +10,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from prep.bank.load import load_bank
-from prep.exchange.export import cram_sheet, md_inline
+from prep.exchange.cram import cram_sheet, md_inline
 from prep.paths import BankLocation
 
 from .conftest import write
@@ -78,7 +78,13 @@ def test_cram_sheet_structure(bank_dir):
     assert ("h3", "What do the three ZeRO stages shard?") in headings
     # Every link in the contents points at an anchor that exists in the document.
     html = MarkdownIt("commonmark").render(md)
-    links = [c.attrs["href"] for t in tokens if t.type == "inline" for c in (t.children or []) if c.type == "link_open"]
+    links = [
+        c.attrs["href"]
+        for t in tokens
+        if t.type == "inline"
+        for c in (t.children or [])
+        if c.type == "link_open"
+    ]
     assert len(links) >= 6
     for href in links:
         assert href.startswith("#") and f'id="{href[1:]}"' in html, href
@@ -98,8 +104,10 @@ def test_yaml_text_cannot_break_the_document(nasty_bank):
     assert not any(t.type == "hr" for t in tokens)
     assert not any(t.type == "ordered_list_open" for t in tokens)
     inline_children = [c for t in tokens if t.type == "inline" for c in (t.children or [])]
-    assert not any(c.type in ("code_inline", "em_open", "strong_open") and "stars" in str(c.content)
-                   for c in inline_children)
+    assert not any(
+        c.type in ("code_inline", "em_open", "strong_open") and "stars" in str(c.content)
+        for c in inline_children
+    )
     rendered_h3 = next(line for line in html.splitlines() if line.startswith("<h3>"))
     assert "&lt;script&gt;" in rendered_h3 and "*stars*" in rendered_h3 and "`code`" in rendered_h3
 
@@ -110,9 +118,14 @@ def test_md_inline_escapes():
 
 
 def test_questions_only_and_ask_section(nasty_bank):
-    md = cram_sheet(nasty_bank, list(nasty_bank.questions.values()), NOW,
-                    __import__("prep.exchange.export", fromlist=["CramOptions"]).CramOptions(questions_only=True,
-                                                                                    ask_section=True))
+    md = cram_sheet(
+        nasty_bank,
+        list(nasty_bank.questions.values()),
+        NOW,
+        __import__("prep.exchange.cram", fromlist=["CramOptions"]).CramOptions(
+            questions_only=True, ask_section=True
+        ),
+    )
     assert "First line" not in md and "Don't say" not in md
     assert "## Questions to ask" in md and "Plain follow-up?" in md.split("## Questions to ask")[1]
 
@@ -180,8 +193,10 @@ def test_anki_export_keeps_line_breaks_and_leaves_no_scratch_files(run, tmp_path
 
     bank = tmp_path / "lines"
     write(bank / "questions" / "c.yaml", "category: c\ntitle: C\nquestions:\n  - id: q1\n    prompt: What?\n")
-    write(bank / "answers" / "c.yaml", "answers:\n  - question: q1\n    answer: |\n      First line.\n"
-          "      Second line.\n")
+    write(
+        bank / "answers" / "c.yaml",
+        "answers:\n  - question: q1\n    answer: |\n      First line.\n      Second line.\n",
+    )
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
@@ -197,21 +212,32 @@ def test_anki_export_keeps_line_breaks_and_leaves_no_scratch_files(run, tmp_path
 
 
 def test_plain_technical_text_stays_as_written_in_the_raw_sheet():
-    from prep.exchange.export import md_text
+    from prep.exchange.cram import md_text
 
-    for text in ("NCCL_DEBUG=INFO", "C++ templates", "512 / (1 × 4) = 128", "snake_case_names {a, b}", "wow!"):
+    for text in (
+        "NCCL_DEBUG=INFO",
+        "C++ templates",
+        "512 / (1 × 4) = 128",
+        "snake_case_names {a, b}",
+        "wow!",
+    ):
         assert md_text(text) == text
         rendered = MarkdownIt("commonmark").renderInline(md_text(text))
         assert rendered.replace("&gt;", ">").replace("&lt;", "<") == text
     for text in ("_emph_", "*stars*", "`code`", "[link](x)", "a | b", "~~gone~~"):
-        rendered = MarkdownIt("commonmark").enable("strikethrough").enable("table").renderInline(md_text(text))
+        rendered = (
+            MarkdownIt("commonmark").enable("strikethrough").enable("table").renderInline(md_text(text))
+        )
         assert "<" not in rendered, (text, rendered)  # no em, code, link or del element
 
 
 def test_numbered_and_indented_lines_stay_text_without_stray_backslashes():
-    from prep.exchange.export import md_text
+    from prep.exchange.cram import md_text
 
-    for text, shown in (("1. not a list", "1. not a list"), ("2) paren", "2) paren"),
-                        ("    four spaces of indent", "four spaces of indent")):
+    for text, shown in (
+        ("1. not a list", "1. not a list"),
+        ("2) paren", "2) paren"),
+        ("    four spaces of indent", "four spaces of indent"),
+    ):
         html = MarkdownIt("commonmark").render("> " + md_text(text))
         assert html == f"<blockquote>\n<p>{shown}</p>\n</blockquote>\n", html

@@ -6,9 +6,11 @@ import json
 
 from .conftest import write
 
-GOOD = ("In data parallelism each GPU holds a full copy of the model and processes a different part of "
-        "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
-        "does not fit on one GPU.")
+GOOD = (
+    "In data parallelism each GPU holds a full copy of the model and processes a different part of "
+    "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
+    "does not fit on one GPU."
+)
 
 
 def test_grade_with_answer_option(run):
@@ -54,7 +56,9 @@ def test_grade_file_batch(run, tmp_path):
 
 def test_grade_file_with_unknown_question_points_at_the_line(run, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    attempts = write(tmp_path / "attempts.yaml", "- question: dp-vs-mp\n  answer: x\n- question: nope\n  answer: y\n")
+    attempts = write(
+        tmp_path / "attempts.yaml", "- question: dp-vs-mp\n  answer: x\n- question: nope\n  answer: y\n"
+    )
     result = run("grade", "--file", str(attempts), "--json")
     assert result.exit_code == 2
     assert "attempts.yaml:3:3: no question with id 'nope'" in result.output
@@ -75,12 +79,15 @@ def test_grade_needs_an_id_or_a_file(run):
 def test_grade_file_refuses_what_it_would_misread(run, tmp_path, monkeypatch):
     """A typo in a field name is not an empty answer, and a negative time is not a time."""
     monkeypatch.chdir(tmp_path)
-    attempts = write(tmp_path / "attempts.yaml", (
-        "- question: dp-vs-mp\n  answr: typo\n"
-        "- question: dp-vs-mp\n  answer: fine\n  extra: 1\n"
-        "- question: dp-vs-mp\n  answer: fine\n  elapsed: -3\n"
-        "- question: dp-vs-mp\n  answer: 5\n"
-    ))
+    attempts = write(
+        tmp_path / "attempts.yaml",
+        (
+            "- question: dp-vs-mp\n  answr: typo\n"
+            "- question: dp-vs-mp\n  answer: fine\n  extra: 1\n"
+            "- question: dp-vs-mp\n  answer: fine\n  elapsed: -3\n"
+            "- question: dp-vs-mp\n  answer: 5\n"
+        ),
+    )
     result = run("grade", "--file", str(attempts), "--json")
     assert result.exit_code == 2
     lines = result.output.splitlines()

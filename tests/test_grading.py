@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from prep.bank.load import load_bank
+from prep.bank.schema import Question
 from prep.grading.grade import grade
 from prep.grading.settings import Settings
-from prep.bank.schema import Question
 from prep.paths import BankLocation
 
 
@@ -30,59 +30,82 @@ def _grade(question, text, elapsed=None, answer=None):
 
 
 def test_concise_correct_passes(dp):
-    g = _grade(dp, "In data parallelism each GPU holds a full copy of the model and processes a different "
-                   "part of the batch; gradients are all-reduced. Model parallelism splits the model "
-                   "across GPUs, which you need when it does not fit on one GPU.")
+    g = _grade(
+        dp,
+        "In data parallelism each GPU holds a full copy of the model and processes a different "
+        "part of the batch; gradients are all-reduced. Model parallelism splits the model "
+        "across GPUs, which you need when it does not fit on one GPU.",
+    )
     assert g.verdict == "pass" and g.rating == "good"
     assert not g.missed and not g.pitfalls
 
 
 def test_paraphrase_with_little_overlap_passes(dp):
-    g = _grade(dp, "With DP you clone the network onto every card, feed each card its own shard of the "
-                   "minibatch, then average grads via allreduce. With MP the layers themselves are "
-                   "partitioned over devices because the net is too big for a single device's memory.")
+    g = _grade(
+        dp,
+        "With DP you clone the network onto every card, feed each card its own shard of the "
+        "minibatch, then average grads via allreduce. With MP the layers themselves are "
+        "partitioned over devices because the net is too big for a single device's memory.",
+    )
     assert g.verdict == "pass"
 
 
 def test_typos_are_tolerated(dp):
-    g = _grade(dp, "In data paralelism every gpu holds a ful replica of the modle, each gpu processes a "
-                   "diferent slice of the batch and gradiants are averaged with all-reduce. Model "
-                   "paralelism splits the model across gpus when it doesnt fit on one gpu.")
+    g = _grade(
+        dp,
+        "In data paralelism every gpu holds a ful replica of the modle, each gpu processes a "
+        "diferent slice of the batch and gradiants are averaged with all-reduce. Model "
+        "paralelism splits the model across gpus when it doesnt fit on one gpu.",
+    )
     assert g.verdict == "pass"
 
 
 def test_terse_telegraphic_answer_passes(dp):
-    g = _grade(dp, "DP: full model replica per GPU, different batch slices, grads all-reduced. "
-                   "MP: model split across GPUs when too big for one.")
+    g = _grade(
+        dp,
+        "DP: full model replica per GPU, different batch slices, grads all-reduced. "
+        "MP: model split across GPUs when too big for one.",
+    )
     assert g.verdict == "pass"
 
 
 def test_half_the_points_is_partial(dp):
-    g = _grade(dp, "In data parallelism every GPU has a full replica of the model and works on its own "
-                   "part of the batch.")
+    g = _grade(
+        dp,
+        "In data parallelism every GPU has a full replica of the model and works on its own "
+        "part of the batch.",
+    )
     assert g.verdict == "partial" and g.rating == "hard"
     assert len(g.matched) == 2
 
 
 def test_long_padded_partial_does_not_pass(dp):
-    padding = ("Distributed training is a really important topic and there are many frameworks for it, "
-               "and engineers spend a lot of time thinking about clusters, networking, schedulers and "
-               "the overall efficiency of their jobs in production environments. ")
+    padding = (
+        "Distributed training is a really important topic and there are many frameworks for it, "
+        "and engineers spend a lot of time thinking about clusters, networking, schedulers and "
+        "the overall efficiency of their jobs in production environments. "
+    )
     g = _grade(dp, padding + "In data parallelism every GPU has a full replica of the model. " + padding)
     assert g.verdict != "pass"
 
 
 def test_confidently_wrong_hits_the_pitfall(dp):
-    g = _grade(dp, "Data parallelism splits the model across GPUs so each GPU holds a part, while model "
-                   "parallelism replicates the whole model on every GPU and averages gradients.")
+    g = _grade(
+        dp,
+        "Data parallelism splits the model across GPUs so each GPU holds a part, while model "
+        "parallelism replicates the whole model on every GPU and averages gradients.",
+    )
     assert g.verdict == "fail" and g.rating == "again"
     assert [p.text for p in g.pitfalls] == ["data parallelism splits the model across GPUs"]
     assert "states a known wrong claim" in g.notes
 
 
 def test_correct_statement_near_a_pitfall_is_not_a_hit(dp):
-    g = _grade(dp, "Model parallelism splits the model across GPUs; data parallelism does not reduce "
-                   "per-GPU parameter memory because every GPU holds a full replica.")
+    g = _grade(
+        dp,
+        "Model parallelism splits the model across GPUs; data parallelism does not reduce "
+        "per-GPU parameter memory because every GPU holds a full replica.",
+    )
     assert not g.pitfalls
 
 
@@ -104,7 +127,9 @@ def test_i_dont_know_fails(dp):
 
 def test_negated_claim_does_not_match(dp):
     g = _grade(dp, "In data parallelism GPUs do not hold a full replica of the model.")
-    assert "in data parallelism every GPU holds a full replica of the model" not in [m.text for m in g.matched]
+    assert "in data parallelism every GPU holds a full replica of the model" not in [
+        m.text for m in g.matched
+    ]
 
 
 def test_matched_points_carry_the_span_of_the_attempt(dp):
@@ -117,9 +142,11 @@ def test_matched_points_carry_the_span_of_the_attempt(dp):
 
 
 def test_easy_only_for_a_fast_pass(dp):
-    text = ("In data parallelism each GPU holds a full copy of the model and processes a different part "
-            "of the batch; gradients are all-reduced. Model parallelism splits the model across GPUs, "
-            "which you need when it does not fit on one GPU.")
+    text = (
+        "In data parallelism each GPU holds a full copy of the model and processes a different part "
+        "of the batch; gradients are all-reduced. Model parallelism splits the model across GPUs, "
+        "which you need when it does not fit on one GPU."
+    )
     assert _grade(dp, text).rating == "good"  # no time given
     assert _grade(dp, text, elapsed=30).rating == "easy"
     assert _grade(dp, text, elapsed=200).rating == "good"
@@ -128,9 +155,13 @@ def test_easy_only_for_a_fast_pass(dp):
 def test_fallback_to_the_prepared_answer(bank):
     failure = bank.questions["biggest-failure"]
     answer = bank.answer_text("biggest-failure")
-    good = grade(failure, answer, "An upstream detection model silently changed its label definitions, so "
-                                  "the pipeline fed mismatched data. We lost two weeks chasing the regression. "
-                                  "I added a version check of all data artifacts before every training run.")
+    good = grade(
+        failure,
+        answer,
+        "An upstream detection model silently changed its label definitions, so "
+        "the pipeline fed mismatched data. We lost two weeks chasing the regression. "
+        "I added a version check of all data artifacts before every training run.",
+    )
     bad = grade(failure, answer, "I once forgot to commit my code before a demo.")
     assert good.mode == "answer" and good.verdict == "pass"
     assert bad.verdict == "fail"
@@ -143,7 +174,10 @@ def test_no_reference_at_all():
 
 
 def test_thresholds_are_settings(dp):
-    text = "In data parallelism every GPU has a full replica of the model and works on its own part of the batch."
+    text = (
+        "In data parallelism every GPU has a full replica of the model and works on its own part "
+        "of the batch."
+    )
     lenient = grade(dp, None, text, settings=Settings(pass_score=30))
     assert lenient.verdict == "pass"
 
@@ -157,8 +191,12 @@ def test_grade_serialises_to_json(dp):
 @given(st.text(max_size=400))
 def test_any_text_grades_without_error(text):
     question = Question.model_validate(
-        {"id": "q", "prompt": "What is ZeRO?", "key_points": ["ZeRO shards optimizer states", "stage 3 shards parameters"],
-         "pitfalls": ["ZeRO replicates optimizer states"]}
+        {
+            "id": "q",
+            "prompt": "What is ZeRO?",
+            "key_points": ["ZeRO shards optimizer states", "stage 3 shards parameters"],
+            "pitfalls": ["ZeRO replicates optimizer states"],
+        }
     )
     g = grade(question, "ZeRO removes redundancy.", text, 10.0)
     assert 0 <= g.score <= 100
@@ -177,7 +215,10 @@ def test_score_never_decreases_when_the_correct_answer_is_appended(noise):
 
 
 def test_terse_notes_with_relations_are_not_a_keyword_list(dp):
-    notes = "DP: replica per GPU -> grads all-reduced, batch split. MP: layers sharded across GPUs, needed when too big."
+    notes = (
+        "DP: replica per GPU -> grads all-reduced, batch split. MP: layers sharded across GPUs, "
+        "needed when too big."
+    )
     g = _grade(dp, notes)
     assert not any("keywords" in n for n in g.notes)
     assert g.verdict == "pass"
@@ -197,8 +238,12 @@ def test_written_forms_of_one_word_compare_equal():
 
 
 def _question(*points: str, pitfalls: tuple[str, ...] = ()) -> Question:
-    return Question(id="q", prompt="Explain quantization-aware training.",
-                    key_points=[{"text": p} for p in points], pitfalls=list(pitfalls))
+    return Question(
+        id="q",
+        prompt="Explain quantization-aware training.",
+        key_points=[{"text": p} for p in points],
+        pitfalls=list(pitfalls),
+    )
 
 
 def test_hyphenated_shorthand_meets_the_spelled_out_claim():
@@ -210,11 +255,13 @@ def test_hyphenated_shorthand_meets_the_spelled_out_claim():
 def test_claim_words_strewn_along_a_long_sentence_are_not_the_claim():
     question = _question("the straight-through estimator passes gradients through rounding")
     close = "A straight-through estimator passes the gradients through the rounding step unchanged."
-    strewn = ("The straight-through part of the pipeline, the one that moves records from the ingestion "
-              "service into the nightly jobs without a review, is what I would estimate the cost of first, "
-              "because the team that owns the cluster usually passes every new checkpoint to the evaluation "
-              "group before anyone looks at the logs of the gradients, while the data loader meanwhile keeps "
-              "rounding all of its timestamps down to the nearest second.")
+    strewn = (
+        "The straight-through part of the pipeline, the one that moves records from the ingestion "
+        "service into the nightly jobs without a review, is what I would estimate the cost of first, "
+        "because the team that owns the cluster usually passes every new checkpoint to the evaluation "
+        "group before anyone looks at the logs of the gradients, while the data loader meanwhile keeps "
+        "rounding all of its timestamps down to the nearest second."
+    )
     assert grade(question, None, close).verdict == "pass"
     spread = grade(question, None, strewn)
     assert spread.verdict != "pass" and not spread.matched, spread
@@ -227,29 +274,48 @@ def test_field_synonyms_carry_a_paraphrase():
 
 
 def test_a_claim_with_a_number_needs_that_number():
-    question = Question(id="q", prompt="What MFU did the run reach?",
-                        key_points=[{"text": "MFU comes out at about 40 percent"},
-                                    {"text": "a 5 percent serial fraction caps speedup at 20x"}])
-    right = grade(question, None, "MFU is about 40%. With 5% serial work the speedup tops out at twenty times.")
-    wrong = grade(question, None, "MFU is about 13%. With 5% serial work the speedup tops out at fifty times.")
+    question = Question(
+        id="q",
+        prompt="What MFU did the run reach?",
+        key_points=[
+            {"text": "MFU comes out at about 40 percent"},
+            {"text": "a 5 percent serial fraction caps speedup at 20x"},
+        ],
+    )
+    right = grade(
+        question, None, "MFU is about 40%. With 5% serial work the speedup tops out at twenty times."
+    )
+    wrong = grade(
+        question, None, "MFU is about 13%. With 5% serial work the speedup tops out at fifty times."
+    )
     assert right.verdict == "pass" and not right.missed, right
     assert wrong.verdict == "fail" and not wrong.matched, wrong
 
 
 def test_one_and_single_are_the_same_count():
-    question = _question("ZeRO-3 gathers each layer's weights just before one layer runs",
-                         "the launcher starts one process per GPU")
-    g = grade(question, None, "ZeRO-3 gathers a layer's weights right before that single layer runs, "
-                              "and the launcher starts a single process for every GPU.")
+    question = _question(
+        "ZeRO-3 gathers each layer's weights just before one layer runs",
+        "the launcher starts one process per GPU",
+    )
+    g = grade(
+        question,
+        None,
+        "ZeRO-3 gathers a layer's weights right before that single layer runs, "
+        "and the launcher starts a single process for every GPU.",
+    )
     assert g.verdict == "pass" and not g.missed, g
 
 
 def test_an_enumeration_inside_claims_is_not_a_keyword_list():
-    question = _question("the manifest records every dependency version",
-                         "the manifest records the driver and CUDA versions",
-                         "requirements.txt covers only Python packages")
-    listed = ("Record hashed lockfile of every transitive dependency version, image digest, driver/CUDA/NCCL, "
-              "GPU model/count, commit, config, seeds. requirements.txt covers only the Python packages.")
+    question = _question(
+        "the manifest records every dependency version",
+        "the manifest records the driver and CUDA versions",
+        "requirements.txt covers only Python packages",
+    )
+    listed = (
+        "Record hashed lockfile of every transitive dependency version, image digest, driver/CUDA/NCCL, "
+        "GPU model/count, commit, config, seeds. requirements.txt covers only the Python packages."
+    )
     bare = "lockfile, image digest, driver, CUDA, NCCL, GPU model, commit, config, seeds, requirements.txt"
     g = grade(question, None, listed)
     assert not any("keywords" in n for n in g.notes) and g.verdict == "pass", g
@@ -258,32 +324,58 @@ def test_an_enumeration_inside_claims_is_not_a_keyword_list():
 
 
 def test_a_wrong_claim_said_with_an_aside_in_it_is_still_hit():
-    question = Question(id="q", prompt="How do pipeline schedules compare?",
-                        key_points=[{"text": "1F1B keeps at most one micro-batch of activations per stage"}],
-                        pitfalls=[{"text": "1F1B has a smaller bubble than GPipe with the same micro-batches"}])
-    aside = ("1F1B, which alternates one forward with one backward step on every stage so that the activations "
-             "are freed early and the memory stays flat from start to end, has a smaller bubble than GPipe "
-             "would have with those micro-batches.")
+    question = Question(
+        id="q",
+        prompt="How do pipeline schedules compare?",
+        key_points=[{"text": "1F1B keeps at most one micro-batch of activations per stage"}],
+        pitfalls=[{"text": "1F1B has a smaller bubble than GPipe with the same micro-batches"}],
+    )
+    aside = (
+        "1F1B, which alternates one forward with one backward step on every stage so that the activations "
+        "are freed early and the memory stays flat from start to end, has a smaller bubble than GPipe "
+        "would have with those micro-batches."
+    )
     g = grade(question, None, aside)
     assert g.pitfalls and g.verdict == "fail", g
-    right = grade(question, None, "1F1B keeps at most one micro-batch of activations alive per stage, "
-                                  "so its bubble is the same as GPipe with the same micro-batches.")
+    right = grade(
+        question,
+        None,
+        "1F1B keeps at most one micro-batch of activations alive per stage, "
+        "so its bubble is the same as GPipe with the same micro-batches.",
+    )
     assert not right.pitfalls and right.verdict == "pass", right
 
 
 def test_a_claim_about_one_contrasted_subject_said_of_the_other_does_not_count():
-    question = Question(id="q", prompt="Why do Transformers use LayerNorm rather than BatchNorm?",
-                        key_points=[{"text": "LayerNorm normalizes each token over its own features"},
-                                    {"text": "BatchNorm statistics depend on the other samples in the batch"}])
-    right = grade(question, None, "LayerNorm normalizes each token over its own features, while BatchNorm "
-                                  "statistics depend on the other samples in the batch.")
+    question = Question(
+        id="q",
+        prompt="Why do Transformers use LayerNorm rather than BatchNorm?",
+        key_points=[
+            {"text": "LayerNorm normalizes each token over its own features"},
+            {"text": "BatchNorm statistics depend on the other samples in the batch"},
+        ],
+    )
+    right = grade(
+        question,
+        None,
+        "LayerNorm normalizes each token over its own features, while BatchNorm "
+        "statistics depend on the other samples in the batch.",
+    )
     assert right.verdict == "pass" and not right.missed, right
-    aside = grade(question, None, "Unlike BatchNorm, LayerNorm normalizes each token over its own features. "
-                                  "BatchNorm, unlike LayerNorm, has statistics that depend on the other samples "
-                                  "in the batch.")
+    aside = grade(
+        question,
+        None,
+        "Unlike BatchNorm, LayerNorm normalizes each token over its own features. "
+        "BatchNorm, unlike LayerNorm, has statistics that depend on the other samples "
+        "in the batch.",
+    )
     assert aside.verdict == "pass" and not aside.missed, aside
-    swapped = grade(question, None, "BatchNorm normalizes each token over its own features, while LayerNorm "
-                                    "statistics depend on the other samples in the batch.")
+    swapped = grade(
+        question,
+        None,
+        "BatchNorm normalizes each token over its own features, while LayerNorm "
+        "statistics depend on the other samples in the batch.",
+    )
     assert swapped.verdict == "fail" and not swapped.matched, swapped
 
 
@@ -293,65 +385,115 @@ def test_the_subjects_a_prompt_contrasts():
     def _subjects(prompt, points):  # type: ignore[no-untyped-def]
         return subjects(prompt, points)[0]
 
-    assert _subjects("Explain strong versus weak scaling.",
-                     ("strong scaling fixes the problem", "weak scaling grows it", "efficiency is speedup over N")
-                     ) == ("strong", "weak", None)
-    assert _subjects("Compare BPE, WordPiece and Unigram.",
-                     ("BPE merges pairs", "WordPiece merges by likelihood", "Unigram prunes")) == (
-        "bpe", "wordpiec", "unigram")
+    assert _subjects(
+        "Explain strong versus weak scaling.",
+        ("strong scaling fixes the problem", "weak scaling grows it", "efficiency is speedup over N"),
+    ) == ("strong", "weak", None)
+    assert _subjects(
+        "Compare BPE, WordPiece and Unigram.",
+        ("BPE merges pairs", "WordPiece merges by likelihood", "Unigram prunes"),
+    ) == ("bpe", "wordpiec", "unigram")
     # No contrast in the prompt, or only one subject among the key points: nothing to tell apart.
-    assert _subjects("How does pipeline parallelism work?", ("pipeline stages idle", "bubbles shrink")) == (None, None)
-    assert _subjects("Is LayerNorm better than BatchNorm?", ("LayerNorm is per token", "padding hurts")) == (None, None)
+    assert _subjects("How does pipeline parallelism work?", ("pipeline stages idle", "bubbles shrink")) == (
+        None,
+        None,
+    )
+    assert _subjects("Is LayerNorm better than BatchNorm?", ("LayerNorm is per token", "padding hurts")) == (
+        None,
+        None,
+    )
 
 
 def test_subjects_go_by_their_initials_parts_and_dotted_names():
     from prep.grading.subjects import subjects
 
-    firsts, names = subjects("What is the difference between post-training quantization and quantization-aware "
-                             "training?", ("PTQ needs no retraining", "QAT inserts fake quantization", "STE passes"))
+    firsts, names = subjects(
+        "What is the difference between post-training quantization and quantization-aware training?",
+        ("PTQ needs no retraining", "QAT inserts fake quantization", "STE passes"),
+    )
     assert firsts == ("posttrain", "quantizationawar", None)
     assert names["ptq"] == "posttrain" and names["qat"] == "quantizationawar"
-    firsts, _ = subjects("Compare an array-of-structs and a struct-of-arrays layout.",
-                         ("AoS stores fields together", "SoA stores one array per field", "cache lines"))
+    firsts, _ = subjects(
+        "Compare an array-of-structs and a struct-of-arrays layout.",
+        ("AoS stores fields together", "SoA stores one array per field", "cache lines"),
+    )
     assert firsts == ("arrayofstruct", "structofarray", None)
-    firsts, names = subjects("Explain how HNSW and IVF-PQ indexes work, and the trade-offs between them.",
-                             ("HNSW searches a graph", "IVF clusters vectors", "PQ splits vectors"))
+    firsts, names = subjects(
+        "Explain how HNSW and IVF-PQ indexes work, and the trade-offs between them.",
+        ("HNSW searches a graph", "IVF clusters vectors", "PQ splits vectors"),
+    )
     assert firsts == ("hnsw", "ivfpq", "ivfpq") and names == {"ivf": "ivfpq", "pq": "ivfpq"}
-    firsts, names = subjects("How does nn.DataParallel differ from DistributedDataParallel?",
-                             ("DataParallel runs one process", "DDP runs a process per GPU"))
-    assert firsts == ("nndataparallel", "distributeddataparallel") and names["ddp"] == "distributeddataparallel"
+    firsts, names = subjects(
+        "How does nn.DataParallel differ from DistributedDataParallel?",
+        ("DataParallel runs one process", "DDP runs a process per GPU"),
+    )
+    assert (
+        firsts == ("nndataparallel", "distributeddataparallel") and names["ddp"] == "distributeddataparallel"
+    )
     # Initials of words that are not a side of a contrast name nothing.
-    assert subjects("Why use mixed precision for large models?", ("MP saves memory", "LM heads"))[0] == (None, None)
+    assert subjects("Why use mixed precision for large models?", ("MP saves memory", "LM heads"))[0] == (
+        None,
+        None,
+    )
 
 
 def test_a_claim_about_one_subject_said_of_its_rival_by_initials_earns_nothing():
-    question = Question(id="q", prompt="What is the difference between post-training quantization and "
-                                       "quantization-aware training?",
-                        key_points=[{"text": "PTQ quantizes a trained model without retraining"},
-                                    {"text": "QAT simulates quantization during training"}])
-    right = grade(question, None, "PTQ quantizes a trained model without any retraining. QAT simulates "
-                                  "quantization during training.")
-    swapped = grade(question, None, "QAT quantizes a trained model without any retraining. PTQ simulates "
-                                    "quantization during training.")
+    question = Question(
+        id="q",
+        prompt="What is the difference between post-training quantization and quantization-aware training?",
+        key_points=[
+            {"text": "PTQ quantizes a trained model without retraining"},
+            {"text": "QAT simulates quantization during training"},
+        ],
+    )
+    right = grade(
+        question,
+        None,
+        "PTQ quantizes a trained model without any retraining. QAT simulates quantization during training.",
+    )
+    swapped = grade(
+        question,
+        None,
+        "QAT quantizes a trained model without any retraining. PTQ simulates quantization during training.",
+    )
     assert right.verdict == "pass" and swapped.verdict != "pass", (right, swapped)
 
 
 def test_subjects_named_together_or_as_an_object_keep_the_clause_theirs():
-    question = Question(id="q", prompt="What is the difference between sequence parallelism and context parallelism?",
-                        key_points=[{"text": "sequence parallelism shards norm and dropout activations by token"},
-                                    {"text": "context parallelism splits the sequence across GPUs in every layer"},
-                                    {"text": "sequence and context parallelism both cut activation memory"}])
-    g = grade(question, None, "Sequence parallelism shards the norm and dropout activations by token. Context "
-                              "parallelism splits the whole sequence across its GPUs in every layer. Sequence and "
-                              "context parallelism both cut activation memory.")
+    question = Question(
+        id="q",
+        prompt="What is the difference between sequence parallelism and context parallelism?",
+        key_points=[
+            {"text": "sequence parallelism shards norm and dropout activations by token"},
+            {"text": "context parallelism splits the sequence across GPUs in every layer"},
+            {"text": "sequence and context parallelism both cut activation memory"},
+        ],
+    )
+    g = grade(
+        question,
+        None,
+        "Sequence parallelism shards the norm and dropout activations by token. Context "
+        "parallelism splits the whole sequence across its GPUs in every layer. Sequence and "
+        "context parallelism both cut activation memory.",
+    )
     assert g.verdict == "pass" and not g.missed, g
-    swapped = grade(question, None, "Context parallelism shards the norm and dropout activations by token. "
-                                    "Sequence parallelism splits the whole sequence across its GPUs in every layer.")
+    swapped = grade(
+        question,
+        None,
+        "Context parallelism shards the norm and dropout activations by token. "
+        "Sequence parallelism splits the whole sequence across its GPUs in every layer.",
+    )
     assert not swapped.matched, swapped
 
 
 def test_almost_no_is_very_little_not_a_negation():
-    question = Question(id="q", prompt="Why does paged attention help serving throughput?",
-                        key_points=[{"text": "near-zero fragmentation lets more sequences fit in a batch"}])
+    question = Question(
+        id="q",
+        prompt="Why does paged attention help serving throughput?",
+        key_points=[{"text": "near-zero fragmentation lets more sequences fit in a batch"}],
+    )
     assert grade(question, None, "almost no fragmentation, so more requests fit in the batch").score > 60
-    assert grade(question, None, "it does not reduce fragmentation, so no more requests fit in the batch").score < 35
+    assert (
+        grade(question, None, "it does not reduce fragmentation, so no more requests fit in the batch").score
+        < 35
+    )

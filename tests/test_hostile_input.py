@@ -12,14 +12,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from prep.bank.load import check_bank
+from prep.bank.yamlsource import MAX_FILE_BYTES, parse
 from prep.errors import PrepError
 from prep.paths import BankLocation
-from prep.bank.yamlsource import MAX_FILE_BYTES, parse
 
 from .conftest import installed_prep
 
 yaml_like = st.text(
-    alphabet=st.sampled_from(list("abc:- \n\t[]{}'\"#&*!|>%@`,?0129.") + ["\u00e9", "\x00", "\x07", "\ufeff"]),
+    alphabet=st.sampled_from(
+        list("abc:- \n\t[]{}'\"#&*!|>%@`,?0129.") + ["\u00e9", "\x00", "\x07", "\ufeff"]
+    ),
     max_size=300,
 )
 
@@ -33,8 +35,11 @@ def test_parser_never_raises(text):
         assert str(problem).startswith("fuzz.yaml")
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                   HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(st.one_of(yaml_like, st.builds(lambda body: "category: c\ntitle: t\nquestions:\n" + body, yaml_like)))
 def test_bank_check_never_raises(tmp_path, text):
     root = tmp_path / "fuzz-bank"
@@ -81,7 +86,8 @@ def _kill_during_write(tmp_path, bank_dir, argv, target):
     hook = tmp_path / "hook"
     hook.mkdir()
     marker = tmp_path / "writing"
-    (hook / "sitecustomize.py").write_text(textwrap.dedent(f"""
+    (hook / "sitecustomize.py").write_text(
+        textwrap.dedent(f"""
         import os, time
         _real = os.replace
         def _stalled(src, dst, *a, **k):
@@ -89,11 +95,16 @@ def _kill_during_write(tmp_path, bank_dir, argv, target):
             time.sleep(30)
             return _real(src, dst, *a, **k)
         os.replace = _stalled
-    """))
+    """)
+    )
     env = {**os.environ, "PYTHONPATH": str(hook)}
     before = target.read_bytes()
-    proc = subprocess.Popen([installed_prep(), "--bank", str(bank_dir), *argv], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [installed_prep(), "--bank", str(bank_dir), *argv],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     for _ in range(400):
         if marker.exists():
             break
@@ -111,13 +122,21 @@ def _kill_during_write(tmp_path, bank_dir, argv, target):
 
 
 def test_sigkill_during_add_leaves_the_file_intact(tmp_path, bank_dir):
-    _kill_during_write(tmp_path, bank_dir, ["add", "-c", "parallelism", "-p", "Killed mid-write?"],
-                       bank_dir / "questions" / "parallelism.yaml")
+    _kill_during_write(
+        tmp_path,
+        bank_dir,
+        ["add", "-c", "parallelism", "-p", "Killed mid-write?"],
+        bank_dir / "questions" / "parallelism.yaml",
+    )
 
 
 def test_sigkill_during_mv_leaves_the_files_intact(tmp_path, bank_dir, isolated_home):
-    _kill_during_write(tmp_path, bank_dir, ["mv", "dp-vs-mp", "renamed-question"],
-                       bank_dir / "questions" / "parallelism.yaml")
+    _kill_during_write(
+        tmp_path,
+        bank_dir,
+        ["mv", "dp-vs-mp", "renamed-question"],
+        bank_dir / "questions" / "parallelism.yaml",
+    )
 
 
 def test_no_input_file_can_write_outside_the_bank(run, tmp_path):
@@ -175,8 +194,11 @@ def test_square_brackets_are_shown_as_written(tmp_path, state_file):
 def test_text_that_is_not_utf8_is_refused_before_anything_is_written(run, bank_dir):
     before = {p: p.read_bytes() for p in bank_dir.rglob("*.yaml")}
     # Python hands bytes that are not UTF-8 in argv to prep as lone surrogates ("caf\xe9").
-    for args in (("answer", "dp-vs-mp", "--text", "caf\udce9"), ("mv", "dp-vs-mp", "mk\udcff"),
-                 ("add", "-c", "parallelism", "-p", "caf\udce9 question", "-k", "k")):
+    for args in (
+        ("answer", "dp-vs-mp", "--text", "caf\udce9"),
+        ("mv", "dp-vs-mp", "mk\udcff"),
+        ("add", "-c", "parallelism", "-p", "caf\udce9 question", "-k", "k"),
+    ):
         result = run(*args)
         assert result.exit_code == 1, (args, result.output)
         assert "is not valid UTF-8 text" in result.output and "internal error" not in result.output
@@ -191,9 +213,25 @@ def test_a_piped_drill_answer_that_is_not_utf8_is_kept_with_replacement_characte
     """Run as a user pipes it: Python reads the stray byte as a surrogate, which no database stores."""
     env = {**os.environ, "PREP_HOME": str(tmp_path / "home"), "PREP_NOW": "2026-03-02T09:00:00+00:00"}
     state = tmp_path / "state.sqlite3"
-    done = subprocess.run([installed_prep(), "--bank", str(bank_dir), "--state", str(state), "drill", "-c",
-                           "parallelism", "-l", "1"], input=b"caf\xe9 data parallelism copies\n\n3\nn\n",
-                          capture_output=True, env=env, timeout=60, check=False)
+    done = subprocess.run(
+        [
+            installed_prep(),
+            "--bank",
+            str(bank_dir),
+            "--state",
+            str(state),
+            "drill",
+            "-c",
+            "parallelism",
+            "-l",
+            "1",
+        ],
+        input=b"caf\xe9 data parallelism copies\n\n3\nn\n",
+        capture_output=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr.decode()
     import sqlite3
 

@@ -34,7 +34,9 @@ def test_bundled_bank_ships_and_validates(tmp_path):
     root = bundled_bank_root()
     assert (root / "questions").is_dir() and any((root / "questions").glob("*.yaml"))
     # From a directory with no bank of its own, the installed command uses the bundled one.
-    result = subprocess.run([installed_prep(), "validate", "--json"], cwd=tmp_path, capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [installed_prep(), "validate", "--json"], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     assert '"origin": "bundled"' in result.stdout
 
@@ -42,20 +44,27 @@ def test_bundled_bank_ships_and_validates(tmp_path):
 def test_python_dash_m_works(tmp_path):
     import sys
 
-    result = subprocess.run([sys.executable, "-m", "prep", "--version"], cwd=tmp_path, capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        [sys.executable, "-m", "prep", "--version"], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
     assert result.returncode == 0 and result.stdout.startswith("prep ")
 
 
 def test_no_unsafe_yaml_loader_in_the_code():
     for path in (ROOT / "prep").rglob("*.py"):
         text = path.read_text()
-        assert not re.search(r"yaml\.(unsafe_)?load\(|yaml\.(Full|Unsafe)?Loader\b|yaml\.load_all\(", text), path
+        assert not re.search(r"yaml\.(unsafe_)?load\(|yaml\.(Full|Unsafe)?Loader\b|yaml\.load_all\(", text), (
+            path
+        )
 
 
 def test_help_does_not_import_heavy_modules():
     import sys
 
-    code = "import sys; from prep.cli.app import app; print(sorted(m for m in ('rich','pydantic','fsrs','numpy','rapidfuzz') if m in sys.modules))"
+    code = (
+        "import sys; from prep.cli.app import app; "
+        "print(sorted(m for m in ('rich','pydantic','fsrs','numpy','rapidfuzz') if m in sys.modules))"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert result.stdout.strip() == "[]", result.stdout + result.stderr
 

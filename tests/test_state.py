@@ -16,9 +16,11 @@ from prep.state.migrations import MIGRATIONS, SCHEMA_VERSION
 from prep.state.store import Store
 
 T0 = datetime(2026, 2, 1, 8, 0, tzinfo=UTC)
-GOOD = ("In data parallelism each GPU holds a full copy of the model and processes a different part of "
-        "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
-        "does not fit on one GPU.")
+GOOD = (
+    "In data parallelism each GPU holds a full copy of the model and processes a different part of "
+    "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
+    "does not fit on one GPU."
+)
 NOW = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
 # A damaged state database: SQLite's header, then pages that make no sense.
 DAMAGED = b"SQLite format 3\x00" + b"garbage" * 500
@@ -27,11 +29,19 @@ DAMAGED = b"SQLite format 3\x00" + b"garbage" * 500
 def _old_database(path):
     """A database as the first release wrote it: only migration 1 applied, one review."""
     db = sqlite3.connect(path)
-    db.execute("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)")
+    db.execute(
+        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT "
+        "NOT NULL)"
+    )
     MIGRATIONS[0](db)
     db.execute("INSERT INTO schema_migrations VALUES (1, 'm001_initial', '2026-01-01T00:00:00Z')")
-    db.execute("INSERT INTO reviews (question_id, reviewed_at, rating) VALUES ('dp-vs-mp', '2026-01-02T00:00:00.000000Z', 3)")
-    db.execute("INSERT INTO cards (question_id, due, state) VALUES ('dp-vs-mp', '2026-01-03T00:00:00.000000Z', 2)")
+    db.execute(
+        "INSERT INTO reviews (question_id, reviewed_at, rating) VALUES ('dp-vs-mp', "
+        "'2026-01-02T00:00:00.000000Z', 3)"
+    )
+    db.execute(
+        "INSERT INTO cards (question_id, due, state) VALUES ('dp-vs-mp', '2026-01-03T00:00:00.000000Z', 2)"
+    )
     db.commit()
     db.close()
 
@@ -76,7 +86,13 @@ def test_state_check_reports_and_explains(run, state_file, tmp_path):
 
 
 def test_export_import_round_trip_is_identical(run, state_file, tmp_path, bank_dir):
-    run("drill", "--category", "parallelism", input=(GOOD + "\n\n3\nn\n") + "no idea\n\n1\n" + "x\n\n2\n", env=NOW)
+    run(
+        "drill",
+        "--category",
+        "parallelism",
+        input=(GOOD + "\n\n3\nn\n") + "no idea\n\n1\n" + "x\n\n2\n",
+        env=NOW,
+    )
     first = run("state", "export").output
     assert first.splitlines()[0] == '{"type": "prep-state", "version": 1}'
     assert sum('"type": "review"' in line for line in first.splitlines()) == 3
@@ -90,9 +106,15 @@ def test_export_import_round_trip_is_identical(run, state_file, tmp_path, bank_d
     runner = CliRunner()
     base = ["--bank", str(bank_dir), "--state", str(fresh_state)]
     imported = runner.invoke(app, base + ["state", "import", str(dump), "--json"])
-    assert json.loads(imported.output) == {"reviews_added": 3, "reviews_present": 0, "cards_added": 3,
-                                           "cards_updated": 0, "cards_kept": 0, "practice_added": 0,
-                                           "practice_present": 0}
+    assert json.loads(imported.output) == {
+        "reviews_added": 3,
+        "reviews_present": 0,
+        "cards_added": 3,
+        "cards_updated": 0,
+        "cards_kept": 0,
+        "practice_added": 0,
+        "practice_present": 0,
+    }
     second = runner.invoke(app, base + ["state", "export"]).output
     assert second == first
     again = runner.invoke(app, base + ["state", "import", str(dump), "--json"])
@@ -123,7 +145,9 @@ def test_import_rejects_a_bad_file_with_line_numbers(run, tmp_path):
     bad.write_text('{"type": "prep-state", "version": 1}\n{"type": "review", "question_id": "x"}\nnot json\n')
     result = run("state", "import", str(bad))
     assert result.exit_code == 2
-    assert "bad.jsonl:2:1: bad review" in result.output and "bad.jsonl:3:1: not a JSON object" in result.output
+    assert (
+        "bad.jsonl:2:1: bad review" in result.output and "bad.jsonl:3:1: not a JSON object" in result.output
+    )
 
 
 def test_import_checks_values_and_writes_nothing_when_one_is_wrong(run, tmp_path, state_file):
@@ -132,26 +156,35 @@ def test_import_checks_values_and_writes_nothing_when_one_is_wrong(run, tmp_path
     assert run("state", "export", str(good)).exit_code == 0
     lines = good.read_text().splitlines()
     card, review = json.loads(lines[1]), json.loads(lines[2])
-    broken = [lines[0],
-              json.dumps({**card, "state": 7}),
-              json.dumps({**review, "reviewed_at": "yesterday"}),
-              json.dumps({**review, "reviewed_at": "2026-03-04T10:00:00Z", "rating": 9, "verdict": "great"}),
-              json.dumps({**review, "reviewed_at": "2026-03-05T10:00:00Z", "card_before": "{}"}),
-              json.dumps({**card, "question_id": "Not An Id!!", "difficulty": 99}),
-              json.dumps({**review, "reviewed_at": "2026-03-06T10:00:00Z", "mode": "bogus"}),
-              ('{"type": "practice", "question_id": "dp-vs-mp", "practiced_at": "2026-03-07T10:00:00Z", '
-              '"mode": "cram", "elapsed_seconds": Infinity}'),
-              json.dumps({**card, "stability": 1e400})]
+    broken = [
+        lines[0],
+        json.dumps({**card, "state": 7}),
+        json.dumps({**review, "reviewed_at": "yesterday"}),
+        json.dumps({**review, "reviewed_at": "2026-03-04T10:00:00Z", "rating": 9, "verdict": "great"}),
+        json.dumps({**review, "reviewed_at": "2026-03-05T10:00:00Z", "card_before": "{}"}),
+        json.dumps({**card, "question_id": "Not An Id!!", "difficulty": 99}),
+        json.dumps({**review, "reviewed_at": "2026-03-06T10:00:00Z", "mode": "bogus"}),
+        (
+            '{"type": "practice", "question_id": "dp-vs-mp", "practiced_at": "2026-03-07T10:00:00Z", '
+            '"mode": "cram", "elapsed_seconds": Infinity}'
+        ),
+        json.dumps({**card, "stability": 1e400}),
+    ]
     bad = tmp_path / "bad.jsonl"
     bad.write_text("\n".join(broken) + "\n")
     result = run("state", "import", str(bad))
     assert result.exit_code == 2, result.output
     assert "bad.jsonl:2:1: bad card: state: input should be less than or equal to 3" in result.output
     assert "bad.jsonl:3:1: bad review: reviewed_at: 'yesterday' is not an ISO date-time" in result.output
-    assert "bad.jsonl:4:1: bad review: rating:" in result.output and "bad.jsonl:4:1: bad review: verdict:" in result.output
+    assert (
+        "bad.jsonl:4:1: bad review: rating:" in result.output
+        and "bad.jsonl:4:1: bad review: verdict:" in result.output
+    )
     assert "bad.jsonl:5:1: bad review: card_before: expected the JSON of a card" in result.output
-    assert "bad.jsonl:6:1: bad card: question_id:" in result.output and "bad.jsonl:6:1: bad card: difficulty:" \
-        in result.output
+    assert (
+        "bad.jsonl:6:1: bad card: question_id:" in result.output
+        and "bad.jsonl:6:1: bad card: difficulty:" in result.output
+    )
     assert "bad.jsonl:7:1: bad review: mode:" in result.output
     assert "bad.jsonl:8:1: bad practice: elapsed_seconds:" in result.output
     assert "bad.jsonl:9:1: bad card: stability:" in result.output
@@ -168,9 +201,11 @@ def card_without_hash(record: dict) -> dict:
 
 def test_import_stores_times_in_one_form_so_a_second_import_adds_nothing(run, tmp_path, state_file):
     dump = tmp_path / "hand.jsonl"
-    dump.write_text('{"type": "prep-state", "version": 1}\n'
-                    '{"type": "review", "question_id": "dp-vs-mp", "reviewed_at": "2026-03-02T10:00:00+01:00", '
-                    '"rating": 3, "elapsed_seconds": 30}\n')
+    dump.write_text(
+        '{"type": "prep-state", "version": 1}\n'
+        '{"type": "review", "question_id": "dp-vs-mp", "reviewed_at": "2026-03-02T10:00:00+01:00", '
+        '"rating": 3, "elapsed_seconds": 30}\n'
+    )
     assert "reviews: 1 added" in run("state", "import", str(dump)).output
     assert "reviews: 0 added, 1 already present" in run("state", "import", str(dump)).output
     with Store(state_file) as store:
@@ -208,11 +243,16 @@ def test_every_state_command_prints_exactly_one_json_document(run, state_file, t
     assert _one_json_document(run("state", "check", "--json"))["status"] == "ok"
     with Store(state_file) as store:
         store.record(None, CardState("gone-question", T0), reviewed_at=T0, rating=3)
-    monkeypatch.setattr("prep.cli.commands.state._interactive", lambda: True)
+    monkeypatch.setattr("prep.cli.plain.interactive", lambda: True)
     declined = run("state", "prune", "--json", input="n\n")  # the question goes to stderr
     assert declined.exit_code == 0 and "gone-question" in declined.stderr
     assert json.loads(declined.stdout.split("\n", 1)[1]) == nothing  # after CliRunner's echo of "n"
-    assert _one_json_document(run("state", "prune", "-y", "--json")) == {"questions": 1, "reviews": 1, "cards": 1, "practice": 0}
+    assert _one_json_document(run("state", "prune", "-y", "--json")) == {
+        "questions": 1,
+        "reviews": 1,
+        "cards": 1,
+        "practice": 0,
+    }
     state_file.write_bytes(DAMAGED)
     damaged = run("state", "check", "--json")
     assert damaged.exit_code == 3 and _one_json_document(damaged)["status"] == "damaged"
@@ -223,14 +263,35 @@ def cards(state_file):
         return db.execute("SELECT * FROM cards ORDER BY question_id").fetchall()
 
 
-def test_cram_and_mock_answers_are_kept_as_practice_and_travel_with_an_export(run, state_file, tmp_path, bank_dir):
+def test_cram_and_mock_answers_are_kept_as_practice_and_travel_with_an_export(
+    run, state_file, tmp_path, bank_dir
+):
     """Nothing typed is lost: a cram rating and a mock answer are kept, shown in history and
     counted as activity, and never touch the schedule."""
     run("drill", "--category", "parallelism", "--limit", "1", input=GOOD + "\n\n3\nn\n", env=NOW)
     before = cards(state_file)
     later = {"PREP_NOW": "2026-03-03T21:00:00+00:00"}
-    run("drill", "--cram", "--category", "parallelism", "--limit", "1", input="my cram answer\n\n2\nn\n", env=later)
-    run("drill", "--mode", "mock", "--count", "1", "--category", "behavioral", input="my mock story\n\n", env=later)
+    run(
+        "drill",
+        "--cram",
+        "--category",
+        "parallelism",
+        "--limit",
+        "1",
+        input="my cram answer\n\n2\nn\n",
+        env=later,
+    )
+    run(
+        "drill",
+        "--mode",
+        "mock",
+        "--count",
+        "1",
+        "--category",
+        "behavioral",
+        input="my mock story\n\n",
+        env=later,
+    )
     assert cards(state_file) == before
     history = json.loads(run("history", "dp-vs-mp", "--json").output)
     assert [(h["mode"], h["scheduled"]) for h in history] == [("type", True), ("cram", False)]
@@ -238,7 +299,9 @@ def test_cram_and_mock_answers_are_kept_as_practice_and_travel_with_an_export(ru
     shown = run("history", "dp-vs-mp").output
     assert "hard (cram)" in shown
     stats = json.loads(run("stats", "--json", env=later).output)
-    assert stats["reviews"] == 1 and stats["practice"] == 2 and stats["streak_days"] == 2  # a cram night counts
+    assert (
+        stats["reviews"] == 1 and stats["practice"] == 2 and stats["streak_days"] == 2
+    )  # a cram night counts
     dump = tmp_path / "all.jsonl"
     assert run("state", "export", str(dump)).exit_code == 0
     assert sum('"type": "practice"' in line for line in dump.read_text().splitlines()) == 2
@@ -247,11 +310,25 @@ def test_cram_and_mock_answers_are_kept_as_practice_and_travel_with_an_export(ru
     base = ["--bank", str(bank_dir), "--state", str(other)]
     imported = json.loads(runner.invoke(app, base + ["state", "import", str(dump), "--json"]).output)
     assert imported["practice_added"] == 2
-    assert json.loads(runner.invoke(app, base + ["state", "import", str(dump), "--json"]).output)["practice_present"] == 2
+    assert (
+        json.loads(runner.invoke(app, base + ["state", "import", str(dump), "--json"]).output)[
+            "practice_present"
+        ]
+        == 2
+    )
     assert runner.invoke(app, base + ["state", "export"]).output == dump.read_text()
     # Undoing a cram rating takes its practice answer back too.
     run("drill", "--cram", "--category", "parallelism", "--limit", "1", input="kept\n\n1\nn\n", env=later)
     assert len(json.loads(run("history", "dp-vs-mp", "--json").output)) == 3
-    run("drill", "--cram", "--category", "parallelism", "--limit", "2", input="undone\n\n1\nn\n\nu\n\nq\n", env=later)
+    run(
+        "drill",
+        "--cram",
+        "--category",
+        "parallelism",
+        "--limit",
+        "2",
+        input="undone\n\n1\nn\n\nu\n\nq\n",
+        env=later,
+    )
     answers = [h["answer"] for h in json.loads(run("history", "dp-vs-mp", "--json").output)]
     assert "kept" in answers and "undone" not in answers and len(answers) == 3

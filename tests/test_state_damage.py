@@ -10,13 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from prep.state import sqlite
+from prep.state import copies, sqlite
 
 from .test_state import _old_database
 
-GOOD = ("In data parallelism each GPU holds a full copy of the model and processes a different part of "
-        "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
-        "does not fit on one GPU.")
+GOOD = (
+    "In data parallelism each GPU holds a full copy of the model and processes a different part of "
+    "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
+    "does not fit on one GPU."
+)
 NOW = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
 # A damaged state database: SQLite's header, then pages that make no sense.
 DAMAGED = b"SQLite format 3\x00" + b"garbage" * 500
@@ -24,7 +26,7 @@ PAGE = 4096
 
 
 def damaged_copies(state_file: Path) -> list[Path]:
-    return sqlite.kept_copies(state_file, "damaged")
+    return copies.kept_copies(state_file, "damaged")
 
 
 @pytest.fixture
@@ -44,14 +46,24 @@ def damage_a_page(state_file: Path, check_wal: bool = True) -> bytes:
         assert not Path(f"{state_file}-wal").exists()  # prep closed it cleanly: all in the main file
     data = bytearray(state_file.read_bytes())
     assert len(data) > 6 * PAGE
-    data[5 * PAGE:6 * PAGE] = b"\x5a" * PAGE
+    data[5 * PAGE : 6 * PAGE] = b"\x5a" * PAGE
     with open(state_file, "r+b") as f:  # in place, as a disk would: the same file
         f.write(bytes(data))
     return bytes(data)
 
 
-@pytest.mark.parametrize("command", [["next"], ["stats"], ["history", "dp-vs-mp"], ["state", "export"],
-                                     ["state", "import", "EXPORT"], ["drill", "--limit", "1"]], ids=" ".join)
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["next"],
+        ["stats"],
+        ["history", "dp-vs-mp"],
+        ["state", "export"],
+        ["state", "import", "EXPORT"],
+        ["drill", "--limit", "1"],
+    ],
+    ids=" ".join,
+)
 def test_a_damaged_page_is_moved_aside_by_any_command(run, state_file, history, command):
     damaged = damage_a_page(state_file)
     result = run(*[str(history) if arg == "EXPORT" else arg for arg in command], input="\n", env=NOW)
@@ -86,8 +98,12 @@ def test_wal_files_move_with_the_database(tmp_path):
 
     path = tmp_path / "s.sqlite3"
     with Store(path) as store:
-        store.record(None, new_card("q", datetime(2026, 1, 1, tzinfo=UTC)),
-                     reviewed_at=datetime(2026, 1, 1, tzinfo=UTC), rating=3)
+        store.record(
+            None,
+            new_card("q", datetime(2026, 1, 1, tzinfo=UTC)),
+            reviewed_at=datetime(2026, 1, 1, tzinfo=UTC),
+            rating=3,
+        )
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("PRAGMA wal_autocheckpoint = 0")
     other.execute("INSERT INTO settings VALUES ('only-in-the-wal', 'kept')")
@@ -97,7 +113,9 @@ def test_wal_files_move_with_the_database(tmp_path):
         Store(path)
     [copy] = damaged_copies(path)
     assert Path(f"{copy}-wal").stat().st_size > 0 and Path(f"{copy}-shm").exists()
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([copy.name, f"{copy.name}-wal", f"{copy.name}-shm"])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [copy.name, f"{copy.name}-wal", f"{copy.name}-shm"]
+    )
     other.close()
     with sqlite3.connect(copy) as db:
         assert db.execute("SELECT value FROM settings WHERE key = 'only-in-the-wal'").fetchone()[0] == "kept"
@@ -121,8 +139,10 @@ def _inconsistent_index(state_file: Path) -> None:
     definition. Deleting a row through it fails with SQLITE_CORRUPT_INDEX."""
     db = sqlite3.connect(state_file, isolation_level=None)
     db.execute("PRAGMA writable_schema = ON")
-    db.execute("UPDATE sqlite_master SET sql = 'CREATE INDEX reviews_question ON reviews(answer, reviewed_at)'"
-               " WHERE name = 'reviews_question'")
+    db.execute(
+        "UPDATE sqlite_master SET sql = 'CREATE INDEX reviews_question ON reviews(answer, reviewed_at)'"
+        " WHERE name = 'reviews_question'"
+    )
     db.close()
     db = sqlite3.connect(state_file)
     assert db.execute("PRAGMA quick_check").fetchone()[0] == "ok"
@@ -138,7 +158,8 @@ def test_corruption_met_in_the_middle_of_a_command_moves_the_file_aside(run, sta
     smaller = tmp_path / "smaller"
     (smaller / "questions").mkdir(parents=True)
     (smaller / "questions" / "x.yaml").write_text(
-        "category: x\ntitle: X\nquestions:\n  - id: only-one\n    prompt: One?\n    key_points: [one]\n")
+        "category: x\ntitle: X\nquestions:\n  - id: only-one\n    prompt: One?\n    key_points: [one]\n"
+    )
     result = run("state", "prune", "--yes", bank=smaller)  # deletes reviews: meets the bad index
     assert result.exit_code == 3
     assert "Traceback" not in result.output and "moved aside to" in result.output
@@ -188,7 +209,7 @@ def test_check_suggests_copying_a_real_backup_back(run, state_file, history):
     state_file.unlink()
     _old_database(state_file)
     assert run("next", env=NOW).exit_code == 0  # migrated, after a backup
-    [backup] = sqlite.kept_copies(state_file, "backup")
+    [backup] = copies.kept_copies(state_file, "backup")
     state_file.write_bytes(DAMAGED)
     result = run("state", "check", "--json")
     assert result.exit_code == 3
@@ -200,7 +221,9 @@ def test_check_suggests_copying_a_real_backup_back(run, state_file, history):
     assert state_file.read_bytes() == DAMAGED  # check moved nothing
 
 
-@pytest.mark.parametrize("command", [("next",), ("stats",), ("drill", "--limit", "1"), ("state", "prune", "--yes")])
+@pytest.mark.parametrize(
+    "command", [("next",), ("stats",), ("drill", "--limit", "1"), ("state", "prune", "--yes")]
+)
 def test_another_programs_database_is_refused_and_left_as_it_was(run, tmp_path, command):
     foreign = tmp_path / "app.db"
     with sqlite3.connect(foreign) as db:
@@ -227,8 +250,13 @@ def test_a_state_path_that_is_a_directory_or_under_a_file_says_so(run, tmp_path)
 
 def test_commands_that_only_read_create_no_state_file(run, tmp_path):
     missing = tmp_path / "typo" / "state.sqlite3"
-    for command in (("next", "--json"), ("stats",), ("history", "dp-vs-mp"), ("state", "export", "-"),
-                    ("optimize",)):
+    for command in (
+        ("next", "--json"),
+        ("stats",),
+        ("history", "dp-vs-mp"),
+        ("state", "export", "-"),
+        ("optimize",),
+    ):
         result = run("--state", str(missing), *command, input="x\n\nq\n")
         assert result.exit_code == 0, (command, result.output)
     assert not (tmp_path / "typo").exists()
@@ -236,8 +264,9 @@ def test_commands_that_only_read_create_no_state_file(run, tmp_path):
     assert missing.is_file()  # the first rating creates it
 
 
-@pytest.mark.parametrize("command", [("next",), ("stats",), ("history", "dp-vs-mp"), ("drill", "--limit", "1"),
-                                     ("state", "check")])
+@pytest.mark.parametrize(
+    "command", [("next",), ("stats",), ("history", "dp-vs-mp"), ("drill", "--limit", "1"), ("state", "check")]
+)
 def test_a_file_that_was_never_a_database_is_refused_and_left_where_it_is(run, tmp_path, command):
     notes = tmp_path / "notes.txt"
     notes.write_text("my interview notes\n" * 50)

@@ -15,14 +15,28 @@ from urllib.parse import quote
 
 import pytest
 
-from prep.state import sqlite
+from prep.state import copies
 
 from .conftest import installed_prep
 from .test_state_damage import GOOD, NOW
 
-READERS = [["state", "export"], ["state", "check"], ["history", "dp-vs-mp"], ["stats"], ["next"], ["list"],
-           ["state", "prune", "--yes"], ["drill", "--cram", "--limit", "1"], ["export", "cram", "--weakest", "2"]]
-WRITERS = [["state", "import", "EXPORT"], ["drill", "--limit", "1"], ["optimize"], ["mv", "dp-vs-mp", "dp-vs-mp-2"]]
+READERS = [
+    ["state", "export"],
+    ["state", "check"],
+    ["history", "dp-vs-mp"],
+    ["stats"],
+    ["next"],
+    ["list"],
+    ["state", "prune", "--yes"],
+    ["drill", "--cram", "--limit", "1"],
+    ["export", "cram", "--weakest", "2"],
+]
+WRITERS = [
+    ["state", "import", "EXPORT"],
+    ["drill", "--limit", "1"],
+    ["optimize"],
+    ["mv", "dp-vs-mp", "dp-vs-mp-2"],
+]
 
 
 def refuse_writes(monkeypatch, state_file: Path, how: str) -> None:
@@ -37,7 +51,8 @@ def refuse_writes(monkeypatch, state_file: Path, how: str) -> None:
     def connect(database, *args, uri=False, **kwargs):  # type: ignore[no-untyped-def]
         target = str(database)
         write_mode = (not uri and os.path.abspath(target) == os.path.abspath(state_file)) or (
-            uri and target.startswith(f"file:{uri_path}?") and "mode=rw" in target)
+            uri and target.startswith(f"file:{uri_path}?") and "mode=rw" in target
+        )
         if not write_mode:
             return real(database, *args, uri=uri, **kwargs)
         if how == "ro":
@@ -69,10 +84,15 @@ def test_reading_commands_work_on_a_read_only_database(run, state_file, history,
     [review] = json.loads(run("history", "dp-vs-mp", "--json").output)
     assert review["rating"] == "good" and review["answer"] == GOOD
     check = json.loads(run("state", "check", "--json").output)
-    assert (check["ok"], check["status"], check["read_only"], check["reviews"]) == (True, "read-only", True, 2)
+    assert (check["ok"], check["status"], check["read_only"], check["reviews"]) == (
+        True,
+        "read-only",
+        True,
+        2,
+    )
     assert check["restore"] == []
     assert "read-only" in run("state", "check").output
-    assert state_file.read_bytes() == before and sqlite.kept_copies(state_file, "damaged") == []
+    assert state_file.read_bytes() == before and copies.kept_copies(state_file, "damaged") == []
 
 
 @pytest.mark.parametrize("how", ["ro", "cantopen"])
@@ -80,10 +100,13 @@ def test_writing_commands_say_read_only_in_one_line(run, state_file, history, mo
     bank_before = {p: p.read_bytes() for p in bank_dir.rglob("*.yaml")}
     refuse_writes(monkeypatch, state_file, how)
     for command in WRITERS:
-        result = run(*[str(history) if arg == "EXPORT" else arg for arg in command], input=GOOD + "\n\n3\nn\n",
-                     env=NOW)
+        result = run(
+            *[str(history) if arg == "EXPORT" else arg for arg in command], input=GOOD + "\n\n3\nn\n", env=NOW
+        )
         assert result.exit_code == 3, (command, result.output)
-        assert result.output.splitlines()[0] == f"prep: cannot write the state database {state_file}: read-only"
+        assert (
+            result.output.splitlines()[0] == f"prep: cannot write the state database {state_file}: read-only"
+        )
         assert "Traceback" not in result.output and "damaged" not in result.output
     assert {p: p.read_bytes() for p in bank_dir.rglob("*.yaml")} == bank_before  # mv changed nothing
     monkeypatch.undo()
@@ -97,8 +120,12 @@ def test_prune_on_a_read_only_database_refuses_before_asking(run, state_file, hi
     from prep.state.store import Store
 
     with Store(state_file) as store:
-        store.record(None, CardState("gone", datetime(2026, 1, 1, tzinfo=UTC)),
-                     reviewed_at=datetime(2026, 1, 1, tzinfo=UTC), rating=3)
+        store.record(
+            None,
+            CardState("gone", datetime(2026, 1, 1, tzinfo=UTC)),
+            reviewed_at=datetime(2026, 1, 1, tzinfo=UTC),
+            rating=3,
+        )
     refuse_writes(monkeypatch, state_file, "ro")
     result = run("state", "prune")
     assert result.exit_code == 3 and "read-only" in result.output
@@ -113,7 +140,7 @@ def test_an_old_database_that_cannot_be_upgraded_is_explained(run, state_file, m
     assert result.exit_code == 3 and "read-only" in result.output and "schema 1" in result.output
     check = run("state", "check")
     assert check.exit_code == 3 and "read-only" in check.output and "damaged" not in check.output
-    assert not sqlite.kept_copies(state_file, "backup")
+    assert not copies.kept_copies(state_file, "backup")
 
 
 def _can_mount_read_only(tmp_path: Path) -> bool:
@@ -121,9 +148,19 @@ def _can_mount_read_only(tmp_path: Path) -> bool:
         return False
     probe = tmp_path / "probe"
     probe.mkdir()
-    done = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c",
-                           f"mount --bind {probe} {probe} && mount -o remount,bind,ro {probe}"],
-                          capture_output=True, check=False)
+    done = subprocess.run(
+        [
+            "unshare",
+            "--user",
+            "--map-root-user",
+            "--mount",
+            "sh",
+            "-c",
+            f"mount --bind {probe} {probe} && mount -o remount,bind,ro {probe}",
+        ],
+        capture_output=True,
+        check=False,
+    )
     return done.returncode == 0
 
 
@@ -133,15 +170,29 @@ def test_a_real_read_only_mount(run, state_file, history, tmp_path, tmp_path_fac
     if not _can_mount_read_only(tmp_path_factory.mktemp("probe")):
         pytest.skip("unshare cannot make a read-only bind mount here")
     directory = state_file.parent
-    commands = (["state", "export"], ["state", "check", "--json"], ["history", "dp-vs-mp"], ["stats"], ["next"],
-                ["state", "import", str(history)])
+    commands = (
+        ["state", "export"],
+        ["state", "check", "--json"],
+        ["history", "dp-vs-mp"],
+        ["stats"],
+        ["next"],
+        ["state", "import", str(history)],
+    )
     lines = [f"mount --bind {directory} {directory} && mount -o remount,bind,ro {directory} || exit 99"]
     for command in commands:
-        lines.append(f"echo '## {' '.join(command)}'; {installed_prep()} --bank {bank_dir} --state {state_file} "
-                     f"{' '.join(command)} 2>&1 </dev/null; echo \"## rc=$?\"")
+        lines.append(
+            f"echo '## {' '.join(command)}'; {installed_prep()} --bank {bank_dir} --state {state_file} "
+            f'{" ".join(command)} 2>&1 </dev/null; echo "## rc=$?"'
+        )
     env = {**os.environ, "PREP_HOME": str(tmp_path_factory.mktemp("home")), "PREP_NOW": NOW["PREP_NOW"]}
-    done = subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", "\n".join(lines)],
-                          capture_output=True, text=True, env=env, timeout=120, check=False)
+    done = subprocess.run(
+        ["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", "\n".join(lines)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
     text = done.stdout
     assert done.returncode == 0, done.stderr + text
 
@@ -152,6 +203,10 @@ def test_a_real_read_only_mount(run, state_file, history, tmp_path, tmp_path_fac
     assert output("state export") == history.read_text()
     check = json.loads(output("state check --json"))
     assert check["status"] == "read-only" and check["ok"] and check["reviews"] == 2
-    assert output(f"state import {history}").splitlines()[0] == \
-        f"prep: cannot write the state database {state_file}: read-only"
-    assert sorted(p.name for p in directory.iterdir() if p.name.startswith(state_file.name)) == [state_file.name]
+    assert (
+        output(f"state import {history}").splitlines()[0]
+        == f"prep: cannot write the state database {state_file}: read-only"
+    )
+    assert sorted(p.name for p in directory.iterdir() if p.name.startswith(state_file.name)) == [
+        state_file.name
+    ]

@@ -8,14 +8,15 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from prep.bank.load import load_bank
 from prep.bank.index import index_of
-from prep.paths import BankLocation
+from prep.bank.load import load_bank
 from prep.config import SchedulerConfig
-from prep.review.scheduler import RATINGS, Scheduler
 from prep.grading.grade import grade
+from prep.paths import BankLocation
+from prep.review.optimize import optimize, training_items
+from prep.review.scheduler import RATINGS, Scheduler
 from prep.review.session import Session
-from prep.review.stats import compute, optimize, training_items
+from prep.review.stats import compute
 from prep.state.store import Store
 
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
@@ -25,13 +26,17 @@ def replay(bank, state_file, plan):
     """Rate (question, rating, when, score) tuples through a real Session with a fake clock."""
     clock = {"now": START}
     with Store(state_file) as store:
-        session = Session(bank, store, Scheduler(SchedulerConfig(fuzz=False)), lambda: clock["now"], grader=grade)
+        session = Session(
+            bank, store, Scheduler(SchedulerConfig(fuzz=False)), lambda: clock["now"], grader=grade
+        )
         for qid, rating, when, score in plan:
             clock["now"] = when
             session.rate(qid, rating, elapsed=30.0)
             if score is not None:
-                store.db.execute("UPDATE reviews SET score = ?, suggested = 3 WHERE id = (SELECT MAX(id) FROM reviews)",
-                                 (score,))
+                store.db.execute(
+                    "UPDATE reviews SET score = ?, suggested = 3 WHERE id = (SELECT MAX(id) FROM reviews)",
+                    (score,),
+                )
 
 
 @pytest.fixture
@@ -41,17 +46,27 @@ def bank(bank_dir):
 
 def test_figures_of_a_small_history(bank, state_file):
     day = timedelta(days=1)
-    replay(bank, state_file, [
-        ("dp-vs-mp", "good", START, 80),
-        ("dp-vs-mp", "good", START + 2 * day, 90),
-        ("zero-stages", "again", START + 2 * day, 10),
-        ("biggest-failure", "easy", START + 3 * day, None),
-    ])
+    replay(
+        bank,
+        state_file,
+        [
+            ("dp-vs-mp", "good", START, 80),
+            ("dp-vs-mp", "good", START + 2 * day, 90),
+            ("zero-stages", "again", START + 2 * day, 10),
+            ("biggest-failure", "easy", START + 3 * day, None),
+        ],
+    )
     now = START + 3 * day + timedelta(hours=1)
     with Store(state_file) as store:
         data = compute(store, Scheduler(SchedulerConfig(fuzz=False)), now, index_of(bank))
-    assert data["totals"] == {"questions": 4, "new": 1, "learning": 1, "review": 2, "due_today": 1,
-                              "due_this_week": data["totals"]["due_this_week"]}
+    assert data["totals"] == {
+        "questions": 4,
+        "new": 1,
+        "learning": 1,
+        "review": 2,
+        "due_today": 1,
+        "due_this_week": data["totals"]["due_this_week"],
+    }
     assert data["reviews"] == 4
     assert data["streak_days"] == 2 and data["longest_streak_days"] == 2
     assert data["time_spent_seconds"] == 120.0
@@ -77,7 +92,9 @@ def test_leeches_and_changed_cards(bank, state_file, bank_dir):
         when += timedelta(days=4)
     replay(bank, state_file, plan)
     path = bank_dir / "questions" / "parallelism.yaml"
-    path.write_text(path.read_text().replace("What do the three ZeRO stages shard?", "What does each ZeRO stage shard?"))
+    path.write_text(
+        path.read_text().replace("What do the three ZeRO stages shard?", "What does each ZeRO stage shard?")
+    )
     bank = load_bank(BankLocation(bank_dir, "option"))
     with Store(state_file) as store:
         data = compute(store, Scheduler(SchedulerConfig(fuzz=False)), when, index_of(bank))
@@ -92,7 +109,9 @@ def _long_history(bank, state_file, reviews=1000, days=90, seed=3):
     plan = []
     for n in range(reviews):
         when = START + timedelta(days=days * n / reviews)
-        plan.append((rng.choice(ids), rng.choices(RATINGS, weights=[2, 2, 6, 1])[0], when, rng.randint(0, 100)))
+        plan.append(
+            (rng.choice(ids), rng.choices(RATINGS, weights=[2, 2, 6, 1])[0], when, rng.randint(0, 100))
+        )
     replay(bank, state_file, plan)
     return START + timedelta(days=days)
 
@@ -104,8 +123,9 @@ def test_thousand_reviews_over_ninety_days(bank, state_file):
         assert data["reviews"] == 1000
         assert sum(c["reviews"] for c in data["categories"]) == 1000
         heat = sum(d["reviews"] for d in data["heatmap"])
-        in_window = store.db.execute("SELECT COUNT(*) FROM reviews WHERE reviewed_at >= ?",
-                                     (data["heatmap"][0]["date"],)).fetchone()[0]
+        in_window = store.db.execute(
+            "SELECT COUNT(*) FROM reviews WHERE reviewed_at >= ?", (data["heatmap"][0]["date"],)
+        ).fetchone()[0]
         assert heat == in_window and 0 < heat < 1000
         assert data["longest_streak_days"] == 91  # 5 Jan to 4 Apr inclusive
         assert len(data["forecast"]) == 14 and len(data["heatmap"]) >= 84
@@ -119,7 +139,11 @@ def test_stats_command_json_and_text(run, state_file, bank):
     result = run("stats", env=env)
     assert result.exit_code == 0
     text = result.output
-    for heading in ("By category, weakest first", "Due in the next 14 days", "Reviews and practice, last 12 weeks"):
+    for heading in (
+        "By category, weakest first",
+        "Due in the next 14 days",
+        "Reviews and practice, last 12 weeks",
+    ):
         assert heading in text
     assert "Parallelism" in text and "Behavioral" in text
     # A fixed-width plain rendering: every line fits the terminal.
@@ -132,7 +156,10 @@ def test_stats_snapshot(run, state_file, bank):
     lines = text.splitlines()
     assert lines[0] == "Questions 4  ·  new 3  ·  learning 1  ·  review 0  ·  due today 1  ·  due this week 1"
     assert lines[1].startswith("Streak 1 day (longest 1)  ·  1 review  ·  time spent")
-    assert any(line.startswith(" Parallelism") and line.split()[1:] == ["3", "1", "95%", "100%", "75", "0"] for line in lines)
+    assert any(
+        line.startswith(" Parallelism") and line.split()[1:] == ["3", "1", "95%", "100%", "75", "0"]
+        for line in lines
+    )
     assert lines[lines.index("Due in the next 14 days") + 1].startswith("  Tue 06 Jan  █")
 
 
@@ -153,10 +180,19 @@ def test_optimize_needs_enough_reviews(run):
 
 def test_categories_at_the_same_shown_recall_are_ordered_by_how_they_went(bank, state_file):
     """Right after one session every category recalls at about 99%: the one failed comes first."""
-    replay(bank, state_file, [("biggest-failure", "easy", START, 95), ("dp-vs-mp", "again", START, 10),
-                              ("dp-vs-mp", "good", START + timedelta(minutes=15), 60)])
+    replay(
+        bank,
+        state_file,
+        [
+            ("biggest-failure", "easy", START, 95),
+            ("dp-vs-mp", "again", START, 10),
+            ("dp-vs-mp", "good", START + timedelta(minutes=15), 60),
+        ],
+    )
     with Store(state_file) as store:
-        data = compute(store, Scheduler(SchedulerConfig(fuzz=False)), START + timedelta(hours=2), index_of(bank))
+        data = compute(
+            store, Scheduler(SchedulerConfig(fuzz=False)), START + timedelta(hours=2), index_of(bank)
+        )
     shown = [round(100 * c["retrievability"]) for c in data["categories"] if c["retrievability"] is not None]
     assert len(set(shown)) == 1
     assert [c["category"] for c in data["categories"]][:2] == ["parallelism", "behavioral"]
@@ -166,8 +202,9 @@ def test_a_streak_longer_than_the_heatmap_is_counted_whole(bank, state_file):
     plan = [("dp-vs-mp", "good", START + timedelta(days=d), None) for d in range(100)]
     replay(bank, state_file, plan)
     with Store(state_file) as store:
-        data = compute(store, Scheduler(SchedulerConfig(fuzz=False)), START + timedelta(days=99, hours=6),
-                       index_of(bank))
+        data = compute(
+            store, Scheduler(SchedulerConfig(fuzz=False)), START + timedelta(days=99, hours=6), index_of(bank)
+        )
     assert data["streak_days"] == 100 and data["longest_streak_days"] == 100
     assert sum(d["reviews"] for d in data["heatmap"]) < 100  # the heatmap shows only its weeks
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from prep.errors import StateError
 from prep.config import SchedulerConfig
+from prep.errors import StateError
 from prep.review.scheduler import RATINGS, Scheduler
 from prep.state.cards import CardState, new_card
 from prep.state.migrations import SCHEMA_VERSION
@@ -19,9 +19,7 @@ from prep.state.store import Store
 T0 = datetime(2026, 1, 5, 9, 30, tzinfo=UTC)
 NO_FUZZ = Scheduler(SchedulerConfig(fuzz=False))
 
-times = st.datetimes(
-    min_value=datetime(2000, 1, 1), max_value=datetime(2090, 1, 1), timezones=st.just(UTC)
-)
+times = st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2090, 1, 1), timezones=st.just(UTC))
 cards = st.builds(
     CardState,
     question_id=st.from_regex(r"[a-z0-9]+(-[a-z0-9]+)*", fullmatch=True),
@@ -119,8 +117,18 @@ def test_record_and_undo_restore_the_previous_state(store):
 
 def test_review_log_keeps_chosen_and_suggested_rating(store):
     card = NO_FUZZ.review(new_card("q", T0), "hard", T0)
-    store.record(None, card, reviewed_at=T0, rating=2, suggested=3, score=55, elapsed_seconds=42.5,
-                 answer="my answer", mode="type", content_hash="abc")
+    store.record(
+        None,
+        card,
+        reviewed_at=T0,
+        rating=2,
+        suggested=3,
+        score=55,
+        elapsed_seconds=42.5,
+        answer="my answer",
+        mode="type",
+        content_hash="abc",
+    )
     [review] = store.reviews()
     assert (review.rating, review.suggested, review.score, review.elapsed_seconds) == (2, 3, 55, 42.5)
     assert (review.answer, review.mode, review.content_hash) == ("my answer", "type", "abc")
@@ -203,8 +211,12 @@ def test_concurrent_first_opens_migrate_once(tmp_path):
 
     path = tmp_path / "s.sqlite3"
     code = "import sys; from prep.state.store import Store; print(Store(sys.argv[1]).schema_version())"
-    procs = [subprocess.Popen([sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True) for _ in range(6)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(6)
+    ]
     results = [p.communicate(timeout=60) for p in procs]
     assert [p.returncode for p in procs] == [0] * 6, [err for _, err in results]
     assert {out.strip() for out, _ in results} == {str(SCHEMA_VERSION)}
@@ -225,6 +237,7 @@ def test_two_processes_rating_the_same_card_at_once_build_on_each_other(tmp_path
 
     def rate(rating: str, pause: float) -> None:
         with Store(path) as store:
+
             def schedule(before):  # type: ignore[no-untyped-def]
                 seen.append(before)
                 time.sleep(pause)  # the first rating is still being written when the second starts

@@ -1,6 +1,6 @@
 """Counts in messages."""
 
-from prep.cli.wording import counted
+from prep.cli.plain import counted
 
 
 def test_counted_nouns():

@@ -15,13 +15,9 @@ from typing import Any
 
 import yaml
 
-from prep.bank.loaded import Bank
-
 from prep.bank.load import check_bank
-from prep.errors import BankInvalid, NotFound, UsageError, WriteFailed, display_path
-from prep.bank.names import KINDS
-from prep.bank.names import ID_PATTERN
-from prep.paths import BankLocation
+from prep.bank.loaded import Bank
+from prep.bank.names import ID_PATTERN, KINDS
 from prep.bank.yamlsplice import (
     Edit,
     EditError,
@@ -36,12 +32,18 @@ from prep.bank.yamlsplice import (
     scalar,
     sequence_item_span,
 )
+from prep.errors import BankInvalid, NotFound, UsageError, WriteFailed, display_path
 from prep.files import write_files
+from prep.paths import BankLocation
 
 # Names Windows refuses for files, whatever the extension; refused everywhere for portability.
-RESERVED_NAMES = {"con", "prn", "aux", "nul", *(f"com{i}" for i in range(1, 10)), *(f"lpt{i}" for i in range(1, 10))}
-_ID_STOPWORDS = {"a", "an", "the", "of", "to", "in", "on", "for", "and", "or", "is", "are", "do", "does", "you",
-                 "your", "how", "what", "why", "which", "when", "would", "can", "with", "between", "it", "be"}
+RESERVED_NAMES = frozenset("con prn aux nul".split()) | {
+    f"{port}{i}" for port in ("com", "lpt") for i in range(1, 10)
+}
+_ID_STOPWORDS = frozenset(
+    "a an the of to in on for and or is are do does you your how what why which when would can with between "
+    "it be".split()
+)
 
 
 @dataclass
@@ -74,7 +76,9 @@ def check_category_name(name: str) -> str:
     return name
 
 
-def make_id(prompt: str, taken: set[str], wanted: str | None = None, retired: frozenset[str] = frozenset()) -> str:
+def make_id(
+    prompt: str, taken: set[str], wanted: str | None = None, retired: frozenset[str] = frozenset()
+) -> str:
     """A unique kebab-case id: the given one, or a few meaningful words of the prompt. *retired*
     ids (a removed question's, still in the review history) are not reused: the new question
     would inherit that history."""
@@ -84,8 +88,11 @@ def make_id(prompt: str, taken: set[str], wanted: str | None = None, retired: fr
         if wanted in taken:
             raise UsageError(f"id {wanted!r} is already used")
         if wanted in retired:
-            raise UsageError(f"the review history already has entries for {wanted!r} (a removed question); "
-                             "choose another id", hint="`prep state prune` deletes the history of removed questions")
+            raise UsageError(
+                f"the review history already has entries for {wanted!r} (a removed question); "
+                "choose another id",
+                hint="`prep state prune` deletes the history of removed questions",
+            )
         return wanted
     taken = taken | retired
     words = re.findall(r"[a-z0-9]+", re.sub(r"['’]s?\b", "", prompt.lower()))  # "what's" is "what"
@@ -168,8 +175,10 @@ def add_question(
     created = []
     if existing is not None:
         if title is not None and title != existing.title:
-            raise UsageError(f"category {category!r} already exists, titled {existing.title!r}; --title only "
-                             "names a new category (edit the file to rename it)")
+            raise UsageError(
+                f"category {category!r} already exists, titled {existing.title!r}; --title only "
+                "names a new category (edit the file to rename it)"
+            )
         path = existing.file
         try:
             text = append_to_sequence(_read(path), "questions", item)
@@ -184,7 +193,9 @@ def add_question(
         created.append(path)
     _validate(location, {path: text})
     _write_all({path: text})
-    return Change(qid, [path], created, {"category": category, "similar_to": most_similar_prompt(bank, prompt)})
+    return Change(
+        qid, [path], created, {"category": category, "similar_to": most_similar_prompt(bank, prompt)}
+    )
 
 
 def prompt_key(prompt: str) -> str:
@@ -199,9 +210,12 @@ def most_similar_prompt(bank: Bank, prompt: str) -> dict[str, Any] | None:
     from prep.bank.lint import NEAR_DUPLICATE_CUTOFF
 
     ids = list(bank.questions)
-    found = process.extractOne(utils.default_process(prompt), [utils.default_process(bank.questions[i].prompt)
-                                                               for i in ids],
-                               scorer=fuzz.ratio, score_cutoff=NEAR_DUPLICATE_CUTOFF)
+    found = process.extractOne(
+        utils.default_process(prompt),
+        [utils.default_process(bank.questions[i].prompt) for i in ids],
+        scorer=fuzz.ratio,
+        score_cutoff=NEAR_DUPLICATE_CUTOFF,
+    )
     return {"id": ids[found[2]], "similarity": round(found[1])} if found else None
 
 
@@ -209,7 +223,9 @@ def _indent_items(dumped: str) -> str:
     return "".join(("  " + line if line.strip() else "") + "\n" for line in dumped.rstrip("\n").splitlines())
 
 
-def set_answer(location: BankLocation, bank: Bank, question_id: str, text: str, source: str = "own") -> Change:
+def set_answer(
+    location: BankLocation, bank: Bank, question_id: str, text: str, source: str = "own"
+) -> Change:
     """Write or replace the answer to a question, keeping the rest of the answers file as it was."""
     bank.question(question_id)
     if not text.strip():
@@ -217,8 +233,9 @@ def set_answer(location: BankLocation, bank: Bank, question_id: str, text: str, 
     origin = bank.answer_origin.get(question_id)
     if origin is None:
         path = location.answers / f"{bank.category_of[question_id]}.yaml"
-        new = append_to_sequence(_read(path), "answers", {"question": question_id, "source": source,
-                                                         "answer": text.strip() + "\n"})
+        new = append_to_sequence(
+            _read(path), "answers", {"question": question_id, "source": source, "answer": text.strip() + "\n"}
+        )
         created = [] if path.exists() else [path]
     else:
         path = origin.file
@@ -238,7 +255,9 @@ def set_answer(location: BankLocation, bank: Bank, question_id: str, text: str, 
             while end > answer_value.start_mark.index:
                 previous = line_start(old, end - 1)
                 line = old[previous:end]
-                if line.strip() and not (line.lstrip().startswith("#") and len(line) - len(line.lstrip()) < indent):
+                if line.strip() and not (
+                    line.lstrip().startswith("#") and len(line) - len(line.lstrip()) < indent
+                ):
                     break
                 end = previous
             if end and old[end - 1] != "\n":
@@ -340,8 +359,13 @@ def _remove_from(text: str, qid: str, is_definition: bool) -> str:
         if isinstance(follow, yaml.SequenceNode) and any(n.value == qid for n in follow.value):
             remaining = [n.value for n in follow.value if n.value != qid]
             if follow.flow_style:
-                edits.append(Edit(follow.start_mark.index, follow.end_mark.index,
-                                  "[" + ", ".join(scalar(v) for v in remaining) + "]"))
+                edits.append(
+                    Edit(
+                        follow.start_mark.index,
+                        follow.end_mark.index,
+                        "[" + ", ".join(scalar(v) for v in remaining) + "]",
+                    )
+                )
             elif not remaining:  # a block list losing its only items: `follow_ups: []`
                 start = sequence_item_span(text, follow, 0)[0]
                 end = sequence_item_span(text, follow, len(follow.value) - 1)[1]
@@ -383,8 +407,10 @@ def copy_bundled_bank(target: Path) -> list[Path]:
     folders = [name for name in (QUESTIONS_DIR, ANSWERS_DIR) if (source / name).is_dir()]
     for name in folders:
         if (target / name).exists():
-            raise UsageError(f"{display_path(target / name)} already exists; prep init never overwrites it",
-                             hint="choose another folder, or use the bank that is there")
+            raise UsageError(
+                f"{display_path(target / name)} already exists; prep init never overwrites it",
+                hint="choose another folder, or use the bank that is there",
+            )
     created = []
     try:
         target.mkdir(parents=True, exist_ok=True)

@@ -42,8 +42,15 @@ class IndexRow(NamedTuple):  # a tuple, straight from SQLite: 10,000 are built o
     def of(cls, question, category: str, title: str) -> IndexRow:  # type: ignore[no-untyped-def]
         from prep.bank.schema import content_hash  # pydantic: only once a bank is loaded anyway
 
-        return cls(question.id, category, question.kind, _TAG_SEPARATOR.join(question.tags), question.prompt,
-                   content_hash(question), title)
+        return cls(
+            question.id,
+            category,
+            question.kind,
+            _TAG_SEPARATOR.join(question.tags),
+            question.prompt,
+            content_hash(question),
+            title,
+        )
 
 
 def file_signature(path: Path) -> tuple[int, int] | None:
@@ -114,8 +121,9 @@ class BankCache:
             return None
         signature = file_signature(path)
         try:
-            row = self.db.execute("SELECT size, mtime_ns, sha256, payload FROM files WHERE path = ?",
-                                  (str(path),)).fetchone()
+            row = self.db.execute(
+                "SELECT size, mtime_ns, sha256, payload FROM files WHERE path = ?", (str(path),)
+            ).fetchone()
             if row is None or signature is None:
                 return None
             if (row[0], row[1]) == signature:
@@ -137,13 +145,27 @@ class BankCache:
             return
         try:
             self.db.execute("BEGIN IMMEDIATE")
-            self.db.execute("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?)",
-                            (str(path), *signature, hashlib.sha256(raw).hexdigest(), json.dumps(payload, default=str)))
+            self.db.execute(
+                "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?)",
+                (str(path), *signature, hashlib.sha256(raw).hexdigest(), json.dumps(payload, default=str)),
+            )
             self.db.execute("DELETE FROM qindex WHERE file = ?", (str(path),))
             self.db.executemany(
                 "INSERT INTO qindex VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(r.id, str(path), i, r.category, r.kind, r.tags_text, r.prompt, r.content_hash, r.category_title)
-                 for i, r in enumerate(index)],
+                [
+                    (
+                        r.id,
+                        str(path),
+                        i,
+                        r.category,
+                        r.kind,
+                        r.tags_text,
+                        r.prompt,
+                        r.content_hash,
+                        r.category_title,
+                    )
+                    for i, r in enumerate(index)
+                ],
             )
             self.db.execute("COMMIT")
         except sqlite3.DatabaseError:
@@ -184,9 +206,15 @@ class BankCache:
             row = self.db.execute("SELECT value FROM meta WHERE key = 'valid'").fetchone()
             if row is None or row[0] != _bank_signature(paths):
                 return None
-            return list(map(IndexRow._make, self.db.execute(
-                "SELECT id, category, kind, tags, prompt, content_hash, category_title FROM qindex"
-                " ORDER BY file, ord")))
+            return list(
+                map(
+                    IndexRow._make,
+                    self.db.execute(
+                        "SELECT id, category, kind, tags, prompt, content_hash, category_title FROM qindex"
+                        " ORDER BY file, ord"
+                    ),
+                )
+            )
         except (sqlite3.DatabaseError, ValueError):
             self._reset()
             return None

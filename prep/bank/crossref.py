@@ -28,22 +28,37 @@ def check_invalid_items(
             line = doc.locate(where)[0]
             if origin is not None and display_path(origin.file) == doc.file and line < origin.line:
                 # This invalid copy comes first in the file: the later, valid one is the duplicate.
-                problems.append(Problem(doc.file, origin.line, 0, f"duplicate question id {qid!r} (first defined at "
-                                        f"{doc.file}:{line})"))
+                problems.append(
+                    Problem(
+                        doc.file,
+                        origin.line,
+                        0,
+                        f"duplicate question id {qid!r} (first defined at {doc.file}:{line})",
+                    )
+                )
                 continue
             first = f"{display_path(origin.file)}:{origin.line}" if origin else seen.get(qid)
             if first:
-                problems.append(doc.problem(where, f"duplicate question id {qid!r} (first defined at {first})",
-                                            f"questions[{index}].id"))
+                problems.append(
+                    doc.problem(
+                        where,
+                        f"duplicate question id {qid!r} (first defined at {first})",
+                        f"questions[{index}].id",
+                    )
+                )
             else:
                 seen[qid] = f"{doc.file}:{doc.locate(where)[0]}"
         follow_ups = item.get("follow_ups")
         for fi, target in enumerate(follow_ups if isinstance(follow_ups, list) else []):
             if isinstance(target, str) and target not in known_ids:
                 hint = did_you_mean(target, known_ids)
-                problems.append(doc.problem(("questions", index, "follow_ups", fi),
-                                            f"follow-up {target!r} is not a question id{hint_suffix(hint)}",
-                                            f"questions[{index}].follow_ups[{fi}]"))
+                problems.append(
+                    doc.problem(
+                        ("questions", index, "follow_ups", fi),
+                        f"follow-up {target!r} is not a question id{hint_suffix(hint)}",
+                        f"questions[{index}].follow_ups[{fi}]",
+                    )
+                )
     return problems
 
 
@@ -98,7 +113,9 @@ def check_follow_ups(
                 elif target not in known_ids:
                     hint = did_you_mean(target, known_ids)
                     problems.append(
-                        doc.problem(where, f"follow-up {target!r} is not a question id{hint_suffix(hint)}", dotted)
+                        doc.problem(
+                            where, f"follow-up {target!r} is not a question id{hint_suffix(hint)}", dotted
+                        )
                     )
     return problems
 
@@ -116,14 +133,17 @@ def add_answers(
         dotted = f"answers[{index}].question"
         if answer.question not in known_ids:
             hint = did_you_mean(answer.question, known_ids)
-            problems.append(doc.problem(where, f"no question with id {answer.question!r}{hint_suffix(hint)}", dotted))
+            problems.append(
+                doc.problem(where, f"no question with id {answer.question!r}{hint_suffix(hint)}", dotted)
+            )
             continue
         if answer.question in bank.answers:
             first = bank.answer_origin[answer.question]
             problems.append(
                 doc.problem(
                     where,
-                    f"a second answer for {answer.question!r} (first at {display_path(first.file)}:{first.line})",
+                    f"a second answer for {answer.question!r} (first at "
+                    f"{display_path(first.file)}:{first.line})",
                     dotted,
                 )
             )

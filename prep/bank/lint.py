@@ -6,9 +6,8 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any
 
-from prep.bank.loaded import Bank
-
 from prep.bank.load import check_bank
+from prep.bank.loaded import Bank
 from prep.errors import Problem, display_path
 from prep.paths import BankLocation
 
@@ -35,8 +34,12 @@ def near_duplicate_prompts(bank: Bank, cutoff: float = NEAR_DUPLICATE_CUTOFF) ->
     if len(prompts) < 2:
         return []
     if len(prompts) <= EXACT_LIMIT:
-        scores = np.triu(process.cdist(prompts, prompts, scorer=fuzz.ratio, score_cutoff=cutoff, dtype=np.uint8,
-                                       workers=-1), k=1)
+        scores = np.triu(
+            process.cdist(
+                prompts, prompts, scorer=fuzz.ratio, score_cutoff=cutoff, dtype=np.uint8, workers=-1
+            ),
+            k=1,
+        )
         first, best = scores.argmax(axis=0), scores.max(axis=0)  # each column's most similar earlier row
         return [(ids[first[c]], ids[c], float(best[c])) for c in np.flatnonzero(best).tolist()]
 
@@ -55,11 +58,15 @@ def near_duplicate_prompts(bank: Bank, cutoff: float = NEAR_DUPLICATE_CUTOFF) ->
     pairs = []
     for j, chosen in enumerate(rare):
         # Postings are in bank order: the nearest earlier ones are a slice just before j.
-        nearest = (postings[w][max(0, k - CANDIDATES):k] for w in chosen for k in [bisect_left(postings[w], j)])
+        nearest = (
+            postings[w][max(0, k - CANDIDATES) : k] for w in chosen for k in [bisect_left(postings[w], j)]
+        )
         earlier = sorted({i for run in nearest for i in run}, reverse=True)[:CANDIDATES]
         if not earlier:
             continue
-        found = process.extractOne(prompts[j], [prompts[i] for i in earlier], scorer=fuzz.ratio, score_cutoff=cutoff)
+        found = process.extractOne(
+            prompts[j], [prompts[i] for i in earlier], scorer=fuzz.ratio, score_cutoff=cutoff
+        )
         if found is not None:
             pairs.append((ids[earlier[found[2]]], ids[j], float(found[1])))
     return pairs
@@ -108,9 +115,22 @@ def validate(location: BankLocation) -> Report:
         )
     for folder in (location.questions, location.answers):
         # A folder named like a YAML file is already an error of its own ("is a directory").
-        for nested in sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")
-                             and p.suffix not in (".yaml", ".yml")) \
-                if folder.is_dir() else []:
-            warnings.append(Problem(display_path(nested), 0, 0, f"is a folder: prep reads only the files directly "
-                                    f"in {folder.name}/, so the questions in it are not part of the bank"))
+        for nested in (
+            sorted(
+                p
+                for p in folder.iterdir()
+                if p.is_dir() and not p.name.startswith(".") and p.suffix not in (".yaml", ".yml")
+            )
+            if folder.is_dir()
+            else []
+        ):
+            warnings.append(
+                Problem(
+                    display_path(nested),
+                    0,
+                    0,
+                    f"is a folder: prep reads only the files directly "
+                    f"in {folder.name}/, so the questions in it are not part of the bank",
+                )
+            )
     return Report(bank, sorted(problems), warnings)

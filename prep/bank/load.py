@@ -31,7 +31,9 @@ def load_bank(location: BankLocation) -> Bank:
     return bank
 
 
-def check_bank(location: BankLocation, overrides: dict[Path, str | None] | None = None) -> tuple[Bank, list[Problem]]:
+def check_bank(
+    location: BankLocation, overrides: dict[Path, str | None] | None = None
+) -> tuple[Bank, list[Problem]]:
     """Load what can be loaded and return it with every problem found.
 
     *overrides* maps file paths to proposed new text (None: the file would be deleted), so an
@@ -50,7 +52,9 @@ def check_bank(location: BankLocation, overrides: dict[Path, str | None] | None 
             gc.enable()
 
 
-def _check_bank(location: BankLocation, overrides: dict[Path, str | None] | None) -> tuple[Bank, list[Problem]]:
+def _check_bank(
+    location: BankLocation, overrides: dict[Path, str | None] | None
+) -> tuple[Bank, list[Problem]]:
     overrides = {Path(p).absolute(): t for p, t in (overrides or {}).items()}
     cache = _open_cache(location) if not overrides else None
 
@@ -149,7 +153,13 @@ def _load_valid(
     before = len(problems)
     header, items = validate_file(doc, model, problems)
     raw_ids = list(_raw_ids(doc.data))
-    if cache is not None and raw is not None and not doc.problems and len(problems) == before and header is not None:
+    if (
+        cache is not None
+        and raw is not None
+        and not doc.problems
+        and len(problems) == before
+        and header is not None
+    ):
         from prep.bank.cache import IndexRow
 
         list_key = "questions" if model is CategoryFile else "answers"
@@ -195,5 +205,3 @@ def _invalid_items(doc: Document, valid: set[int]) -> list[tuple[Document, int, 
     if not isinstance(listed, list):
         return []
     return [(doc, i, item) for i, item in enumerate(listed) if i not in valid and isinstance(item, dict)]
-
-

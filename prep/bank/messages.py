@@ -13,7 +13,6 @@ from prep.bank.yamlsource import Document, PathKey
 from prep.errors import Problem
 from prep.suggest import did_you_mean, hint_suffix
 
-
 _EXPECTED_TOP = {
     CategoryFile: "a mapping with category, title and questions",
     AnswersFile: "a mapping with an answers list",

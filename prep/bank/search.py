@@ -25,7 +25,10 @@ FIELD_WEIGHT = {"id": 1.0, "prompt": 1.0, "key point": 0.95, "tag": 0.9, "answer
 
 
 def find(
-    bank: Bank, text: str, questions: Iterable[Question] | None = None, limit: int | None = None,
+    bank: Bank,
+    text: str,
+    questions: Iterable[Question] | None = None,
+    limit: int | None = None,
     cutoff: float = 60.0,
 ) -> list[Hit]:
     """Fuzzy search over ids, prompts, key points, tags and answers, best match first.
@@ -51,8 +54,11 @@ def find(
             return 100.0 * FIELD_WEIGHT[name] if literal in value.casefold() else 0.0
         hay = utils.default_process(value)
         said = [(h, stem(h)) for h in hay.split()]
-        found = sum(any(h.startswith(w) or s == ws or fuzz.ratio(w, h) >= 80 for h, s in said) for w, ws in words)
+        found = sum(
+            any(h.startswith(w) or s == ws or fuzz.ratio(w, h) >= 80 for h, s in said) for w, ws in words
+        )
         return fuzz.WRatio(needle, hay) * FIELD_WEIGHT[name] * found / len(words)
+
     hits = []
     for question in bank.questions.values() if questions is None else questions:
         fields = [("id", question.id.replace("-", " ")), ("prompt", question.prompt)]

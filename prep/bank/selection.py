@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from prep.errors import NotFound, UsageError
 from prep.bank.names import KINDS
+from prep.errors import NotFound, UsageError
 from prep.suggest import did_you_mean
 
 if TYPE_CHECKING:  # annotations only: filtering cache rows must not import pydantic
@@ -48,15 +48,18 @@ def select_rows(rows, *, categories: Sequence[str] = (), tags: Sequence[str] = (
     known = {r.category for r in rows}
     for category in categories:
         if category not in known:
-            raise NotFound(f"no category {category!r}", hint=did_you_mean(category, known) or
-                           f"categories: {', '.join(sorted(known))}")
+            raise NotFound(
+                f"no category {category!r}",
+                hint=did_you_mean(category, known) or f"categories: {', '.join(sorted(known))}",
+            )
     for kind in kinds:
         if kind not in KINDS:
             raise UsageError(f"unknown kind {kind!r}; choose from {', '.join(KINDS)}")
     wanted_tags = {t.lower() for t in tags}
     _check_tags(wanted_tags, {t.lower() for r in rows for t in r.tags})
     return [
-        r for r in rows
+        r
+        for r in rows
         if (not categories or r.category in categories)
         and (not kinds or r.kind in kinds)
         and (not wanted_tags or wanted_tags & {t.lower() for t in r.tags})
@@ -66,4 +69,6 @@ def select_rows(rows, *, categories: Sequence[str] = (), tags: Sequence[str] = (
 def _check_tags(wanted: set[str], known: set[str]) -> None:
     """A tag no question has is a typo, not an empty selection (as for categories)."""
     for tag in sorted(wanted - known):
-        raise NotFound(f"no question is tagged {tag!r}", hint=did_you_mean(tag, known) or "see `prep list` for tags")
+        raise NotFound(
+            f"no question is tagged {tag!r}", hint=did_you_mean(tag, known) or "see `prep list` for tags"
+        )

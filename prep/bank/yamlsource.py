@@ -117,7 +117,12 @@ def parse(text: str, display: str) -> Document:
         column = position - (text.rfind("\n", 0, position) + 1) + 1
         character = exc.character if isinstance(exc.character, str) else chr(exc.character or 0)
         doc.problems.append(
-            Problem(display, line, column, f"YAML error: character U+{ord(character):04X} is not allowed ({exc.reason})")
+            Problem(
+                display,
+                line,
+                column,
+                f"YAML error: character U+{ord(character):04X} is not allowed ({exc.reason})",
+            )
         )
         return doc
     except yaml.YAMLError as exc:

@@ -91,7 +91,9 @@ class _BankDumper(yaml.SafeDumper):
 
 def _represent_text(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
     style = "|" if "\n" in value.strip("\n") else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value.strip("\n") + ("\n" if style else ""), style=style)
+    return dumper.represent_scalar(
+        "tag:yaml.org,2002:str", value.strip("\n") + ("\n" if style else ""), style=style
+    )
 
 
 FLOW_LIST_WIDTH = 60  # a list of plain values longer than this is written one item a line
@@ -100,8 +102,10 @@ FLOW_LIST_WIDTH = 60  # a list of plain values longer than this is written one i
 def _represent_list(dumper: yaml.SafeDumper, value: list) -> yaml.Node:
     # Short lists of plain values read best inline ([a, b]); long ones and lists of mappings as
     # blocks, as a person would write them (a wrapped [flow, list] is hard to edit).
-    flow = (all(isinstance(v, (str, int, float)) and "\n" not in str(v) for v in value)
-            and sum(len(str(v)) + 2 for v in value) <= FLOW_LIST_WIDTH)
+    flow = (
+        all(isinstance(v, (str, int, float)) and "\n" not in str(v) for v in value)
+        and sum(len(str(v)) + 2 for v in value) <= FLOW_LIST_WIDTH
+    )
     return dumper.represent_sequence("tag:yaml.org,2002:seq", value, flow_style=flow)
 
 
@@ -115,8 +119,15 @@ _BankDumper.add_representer(dict, _represent_dict)
 
 
 def dump(data: Any) -> str:
-    return yaml.dump(data, Dumper=_BankDumper, sort_keys=False, allow_unicode=True, width=100,
-                     default_flow_style=None, indent=2)
+    return yaml.dump(
+        data,
+        Dumper=_BankDumper,
+        sort_keys=False,
+        allow_unicode=True,
+        width=100,
+        default_flow_style=None,
+        indent=2,
+    )
 
 
 def render_item(data: dict[str, Any], indent: int) -> str:
@@ -222,11 +233,11 @@ def sequence_item_span(text: str, seq: yaml.SequenceNode, index: int) -> tuple[i
             end = previous
         # A blank line kept there replaces one above the removed item rather than doubling it,
         # and a first item leaves none under the list's key.
-        if text[end:end + 1] == "\n":
+        if text[end : end + 1] == "\n":
             if index == 0:
-                while text[end:end + 1] == "\n":
+                while text[end : end + 1] == "\n":
                     end += 1
-            while start > 0 and not text[line_start(text, start - 1):start].strip():
+            while start > 0 and not text[line_start(text, start - 1) : start].strip():
                 start = line_start(text, start - 1)
     else:
         end = item.end_mark.index

@@ -30,44 +30,77 @@ def _is_usage_error(error: BaseException) -> bool:
 # kept here so `prep --help` imports no command module (a test checks they agree). Order here
 # is the order in `prep --help`.
 COMMANDS: dict[str, tuple[str, str, str]] = {
-    "drill": ("drill", "drill",
-        "Drill questions with spaced repetition: due cards first, then new ones."),
-    "next": ("drill", "next_card",
-        "Show the card `prep drill` would show first, and how many are due, without starting."),
-    "grade": ("grade", "grade",
-        "Score an answer against a question's key points, pitfalls and prepared answer."),
-    "list": ("bank", "list_questions",
-        "List the questions of the bank, optionally filtered and fuzzy-searched."),
-    "show": ("bank", "show",
-        "Show one question: prompt, key points, pitfalls, your answer and follow-ups."),
-    "search": ("bank", "search",
-        "Fuzzy-search prompts, key points, tags and answers, best match first."),
-    "validate": ("bank", "validate",
-        "Check every file of the bank and list every problem as file:line:col."),
-    "init": ("author", "init",
-        "Copy the bundled bank into DIR (default: here) as a bank of your own to edit and extend."),
-    "add": ("author", "add",
-        "Add a question: asks for each field, or takes them all as options for scripts."),
-    "answer": ("author", "answer",
-        "Write or replace your own prepared answer to a question."),
-    "edit": ("author", "edit",
-        "Open the question (or its answer) in $VISUAL/$EDITOR at its line, then re-validate."),
-    "mv": ("author", "mv",
-        "Rename a question id everywhere: definition, answers, follow-ups and review history."),
-    "rm": ("author", "rm",
-        "Remove a question and its answer (its review history stays in the state database)."),
-    "stats": ("stats", "stats",
-        "Where you stand: totals, weakest categories, a 14-day forecast, a 12-week heatmap, leeches."),
-    "history": ("stats", "history",
-        "The review log of one question: date, rating, score, time and the answer you typed."),
-    "optimize": ("stats", "optimize",
-        "Fit personal FSRS parameters to your review history; the scheduler then uses them."),
-    "export": ("export", "export_app",
-        "Write the bank out: a markdown cram sheet, an Anki deck, or CSV."),
-    "import": ("export", "import_file",
-        "Import questions, appended to a category file the way `prep add` writes them."),
-    "state": ("state", "state_app",
-        "Check, export, import or prune your review history (the SQLite state database)."),
+    "drill": ("drill", "drill", "Drill questions with spaced repetition: due cards first, then new ones."),
+    "next": (
+        "drill",
+        "next_card",
+        "Show the card `prep drill` would show first, and how many are due, without starting.",
+    ),
+    "grade": (
+        "grade",
+        "grade",
+        "Score an answer against a question's key points, pitfalls and prepared answer.",
+    ),
+    "list": (
+        "bank",
+        "list_questions",
+        "List the questions of the bank, optionally filtered and fuzzy-searched.",
+    ),
+    "show": ("bank", "show", "Show one question: prompt, key points, pitfalls, your answer and follow-ups."),
+    "search": ("bank", "search", "Fuzzy-search prompts, key points, tags and answers, best match first."),
+    "validate": ("bank", "validate", "Check every file of the bank and list every problem as file:line:col."),
+    "init": (
+        "author",
+        "init",
+        "Copy the bundled bank into DIR (default: here) as a bank of your own to edit and extend.",
+    ),
+    "add": (
+        "add",
+        "add",
+        "Add a question: asks for each field, or takes them all as options for scripts.",
+    ),
+    "answer": ("author", "answer", "Write or replace your own prepared answer to a question."),
+    "edit": (
+        "author",
+        "edit",
+        "Open the question (or its answer) in $VISUAL/$EDITOR at its line, then re-validate.",
+    ),
+    "mv": (
+        "author",
+        "mv",
+        "Rename a question id everywhere: definition, answers, follow-ups and review history.",
+    ),
+    "rm": (
+        "author",
+        "rm",
+        "Remove a question and its answer (its review history stays in the state database).",
+    ),
+    "stats": (
+        "stats",
+        "stats",
+        "Where you stand: totals, weakest categories, a 14-day forecast, a 12-week heatmap, leeches.",
+    ),
+    "history": (
+        "stats",
+        "history",
+        "The review log of one question: date, rating, score, time and the answer you typed.",
+    ),
+    "optimize": (
+        "stats",
+        "optimize",
+        "Fit personal FSRS parameters to your review history; the scheduler then uses them.",
+    ),
+    "export": ("export", "export_app", "Write the bank out: a markdown cram sheet, an Anki deck, or CSV."),
+    "import": (
+        "export",
+        "import_file",
+        "Import questions, appended to a category file the way `prep add` writes them.",
+    ),
+    "state": (
+        "state",
+        "state_app",
+        "Check, export, import or prune your review history (the SQLite state database).",
+    ),
 }
 
 
@@ -163,7 +196,9 @@ class _PrepGroup(TyperGroup):
                 raise
             if error.__class__.__module__ == "sqlite3":  # e.g. corruption found mid-session
                 typer.echo(f"prep: state database error: {error}", err=True)
-                typer.echo("  run `prep state check` for what to do; nothing rated before this was lost", err=True)
+                typer.echo(
+                    "  run `prep state check` for what to do; nothing rated before this was lost", err=True
+                )
                 ctx.exit(EXIT_STATE)
             typer.echo(
                 f"prep: internal error: {error.__class__.__name__}: {error}\n"
@@ -233,14 +268,10 @@ def _global_options(
     ] = False,
     version: Annotated[
         bool,
-        typer.Option(
-            "--version", callback=_version, is_eager=True, help="Print the version and exit."
-        ),
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
     ] = False,
 ) -> None:
     ctx.obj = AppContext(bank_option=bank, state_option=state, config_option=config, debug=debug)
-
-
 
 
 def main() -> None:

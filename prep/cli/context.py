@@ -33,9 +33,16 @@ class AppContext:
                 "the bundled bank is part of the installed package: changes there are lost when prep is "
                 "upgraded or reinstalled",
                 hint="run `prep init` to copy it to ./questions and ./answers, then run prep in that folder "
-                     "(or point --bank / PREP_BANK at it)",
+                "(or point --bank / PREP_BANK at it)",
             )
         return location
+
+    def writable_question(self, question_id: str):  # type: ignore[no-untyped-def]
+        """For a command that changes one question: the writable bank's location, the bank, and
+        the question (NotFound, with a suggestion, when there is no such id)."""
+        location = self.writable_bank_location()
+        bank = self.bank()
+        return location, bank, bank.question(question_id)
 
     def bank(self) -> Bank:
         """The validated bank; raises BankInvalid (exit 2) when it has problems."""
@@ -51,8 +58,13 @@ class AppContext:
 
         return ScheduleFiles(self.state_path, self.config_path, self.config_named)
 
-    def open_schedule(self, retention: float | None = None, new: int | None = None, *,  # type: ignore[no-untyped-def]
-                      write: bool = True):
+    def open_schedule(
+        self,
+        retention: float | None = None,
+        new: int | None = None,
+        *,  # type: ignore[no-untyped-def]
+        write: bool = True,
+    ):
         """Drill settings, the state store and the scheduler (see ``review.setup.open_schedule``)."""
         from prep.review.setup import open_schedule
 

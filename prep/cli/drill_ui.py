@@ -15,21 +15,28 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from prep.grading.grade import Grade
 from prep.bank.schema import Question
+from prep.cli.plain import counted
 from prep.cli.render import KIND_STYLE, console, difficulty, grade_report, prompt_panel
-from prep.review.scheduler import RatingName
+from prep.grading.grade import Grade
 from prep.review.drill import Choice
 from prep.review.queue import QueueItem
+from prep.review.scheduler import RatingName
 from prep.review.session import Session, parse_rating, spoken_seconds
-from prep.cli.wording import counted
 
 KEYS_HELP = "1 Again  2 Hard  3 Good  4 Easy  ·  u undo  e edit  s skip  q quit"
 
 
 class ConsoleUI:
-    def __init__(self, session: Session, *, stdin: TextIO | None = None, interactive: bool | None = None,
-                 editor=None, stderr: bool = False) -> None:  # type: ignore[no-untyped-def]
+    def __init__(
+        self,
+        session: Session,
+        *,
+        stdin: TextIO | None = None,
+        interactive: bool | None = None,
+        editor=None,
+        stderr: bool = False,
+    ) -> None:  # type: ignore[no-untyped-def]
         self.session = session
         self.stdin = stdin or sys.stdin
         if interactive is None:
@@ -37,8 +44,11 @@ class ConsoleUI:
         self.interactive = interactive
         # No markup: prompts, key points and typed text are shown as written ("[mask]", "[/]").
         # Not a terminal: plain lines, unwrapped, for scripts and logs.
-        self.out = Console(highlight=False, markup=False, stderr=stderr) if interactive else console(
-            stderr, no_color=True, force_terminal=False, emoji=False, width=100, soft_wrap=True)
+        self.out = (
+            Console(highlight=False, markup=False, stderr=stderr)
+            if interactive
+            else console(stderr, no_color=True, force_terminal=False, emoji=False, width=100, soft_wrap=True)
+        )
         self._started = time.monotonic()
         self._editor = editor
 
@@ -51,13 +61,25 @@ class ConsoleUI:
             f"{category} · {question.kind} · difficulty {difficulty(question.difficulty)} · "
             f"target {question.target_seconds}s"
         )
-        label = {"new": "new", "due": "due", "follow-up": "follow-up", "cram": "cram", "mock": "mock",
-                 "again": "again"}[item.reason]
+        label = {
+            "new": "new",
+            "due": "due",
+            "follow-up": "follow-up",
+            "cram": "cram",
+            "mock": "mock",
+            "again": "again",
+        }[item.reason]
         if self.interactive:
             self.out.print()
             self.out.print(
-                prompt_panel(question.prompt, Text(meta, style=KIND_STYLE.get(question.kind, "")), self.out.width,
-                             title=f"[{position}/{total}] {label}", title_align="left", border_style="cyan")
+                prompt_panel(
+                    question.prompt,
+                    Text(meta, style=KIND_STYLE.get(question.kind, "")),
+                    self.out.width,
+                    title=f"[{position}/{total}] {label}",
+                    title_align="left",
+                    border_style="cyan",
+                )
             )
         else:
             self.out.print(f"\n[{position}/{total}] {label} · {meta}\nQ ({question.id}): {question.prompt}")
@@ -66,7 +88,9 @@ class ConsoleUI:
     def notify(self, message: str) -> None:
         self.out.print(f"· {message}", style="yellow")
 
-    def show_grade(self, question: Question, graded: Grade | None, answer: str, elapsed: float | None) -> None:
+    def show_grade(
+        self, question: Question, graded: Grade | None, answer: str, elapsed: float | None
+    ) -> None:
         stored = self.session.bank.answers.get(question.id)
         target = question.target_seconds
         if answer.strip():
@@ -86,7 +110,9 @@ class ConsoleUI:
         if stored:
             label = "Your prepared answer" if stored.source == "own" else "Model answer"
             if self.interactive:
-                self.out.print(Panel(Text(stored.answer), title=label, title_align="left", border_style="blue"))
+                self.out.print(
+                    Panel(Text(stored.answer), title=label, title_align="left", border_style="blue")
+                )
             else:
                 self.out.print(f"{label}:\n{stored.answer}")
 
@@ -109,7 +135,9 @@ class ConsoleUI:
             if line is None or line.strip().lower() == "q":
                 return None
             return "", self._elapsed()
-        empty = "leave empty to pass" if self.session.mode == "mock" else "leave empty to reveal and self-grade"
+        empty = (
+            "leave empty to pass" if self.session.mode == "mock" else "leave empty to reveal and self-grade"
+        )
         self.out.print(f"Your answer (finish with a blank line; {empty}):", style="dim")
         lines: list[str] = []
         while True:
@@ -164,7 +192,9 @@ class ConsoleUI:
         try:
             message = self._editor(question)
         except PrepError as error:  # the editor failed or is missing: the drill goes on
-            message = f"{error.message}; the question is unchanged" + (f" ({error.hint})" if error.hint else "")
+            message = f"{error.message}; the question is unchanged" + (
+                f" ({error.hint})" if error.hint else ""
+            )
         if message:
             self.notify(message)
 
@@ -259,4 +289,3 @@ def _pasting(stream: TextIO) -> bool:
         return bool(select.select([stream], [], [], 0.05)[0])
     except (OSError, ValueError):
         return False
-

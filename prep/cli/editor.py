@@ -29,7 +29,9 @@ def open_editor(path: Path, line: int | None = None) -> None:
     try:
         status = subprocess.call(argv)
     except OSError as exc:
-        raise UsageError(f"cannot run the editor {argv[0]!r}: {exc.strerror or exc}",
-                         hint="set $EDITOR to your editor's command") from None
+        raise UsageError(
+            f"cannot run the editor {argv[0]!r}: {exc.strerror or exc}",
+            hint="set $EDITOR to your editor's command",
+        ) from None
     if status != 0:
         raise UsageError(f"the editor {argv[0]!r} exited with status {status}; nothing was changed by prep")

@@ -1,10 +1,71 @@
-"""A command group for `prep state` and `prep export` that lists each subcommand with its whole
-first paragraph of help; click cuts the summary at 45 characters."""
+"""What the commands share on their command lines: option types, the filters of a selection,
+and the setup of a command group (`prep export ...`, `prep state ...`)."""
 
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
 from typer.core import TyperGroup
 
 
+def option(*names: str, help: str, **settings) -> typer.models.OptionInfo:  # type: ignore[no-untyped-def]
+    """A typer option whose default is not shown in --help (the help text says it where it matters)."""
+    return typer.Option(*names, help=help, show_default=False, **settings)
+
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of the usual output.")]
+CategoryOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--category",
+        "-c",
+        metavar="CATEGORY",
+        help="Only this category (repeat for several).",
+        show_default=False,
+    ),
+]
+TagOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--tag",
+        "-t",
+        metavar="TAG",
+        help="Only questions with this tag (repeat for any of several).",
+        show_default=False,
+    ),
+]
+KindOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--kind",
+        "-k",
+        metavar="KIND",
+        help="Only this kind: technical, behavioral, strategy or ask (repeatable).",
+        show_default=False,
+    ),
+]
+OutputOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--output", "-o", metavar="FILE", help="File to write (default: standard output).", show_default=False
+    ),
+]
+QuestionArgument = Annotated[str, typer.Argument(metavar="ID", help="The question's id (see `prep list`).")]
+
+
+def filters(
+    category: list[str] | None, tag: list[str] | None, kind: list[str] | None
+) -> dict[str, list[str]]:
+    """The -c/--tag/--kind options as keyword arguments of ``bank.selection.select``."""
+    return {"categories": category or [], "tags": tag or [], "kinds": kind or []}
+
+
 class SubcommandGroup(TyperGroup):
+    """Lists each subcommand with its whole first paragraph of help; click cuts the summary at
+    45 characters."""
+
     def format_commands(self, ctx, formatter) -> None:  # type: ignore[no-untyped-def]
         rows = []
         for name in self.list_commands(ctx):
@@ -14,3 +75,10 @@ class SubcommandGroup(TyperGroup):
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
+
+
+def command_group(help_text: str) -> typer.Typer:
+    """A group of subcommands (`prep export`, `prep state`), shown and parsed like the rest of prep."""
+    return typer.Typer(
+        help=help_text, cls=SubcommandGroup, no_args_is_help=True, rich_markup_mode=None, add_completion=False
+    )

@@ -15,11 +15,11 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from prep.cli.wording import counted
+from prep.cli.plain import counted
 
 if TYPE_CHECKING:
-    from prep.bank.loaded import Bank
     from prep.bank.lint import Report
+    from prep.bank.loaded import Bank
     from prep.bank.schema import Question
     from prep.bank.search import Hit
 
@@ -121,8 +121,9 @@ def prompt_panel(prompt: str, meta: Text, width: int, **panel: object) -> Panel:
     return Panel(Group(body, meta), **panel)  # type: ignore[arg-type]
 
 
-def question_detail(bank: Bank, question: Question, *, show_answer: bool = True, width: int = 80,
-                    aliases: bool = False) -> Group:
+def question_detail(
+    bank: Bank, question: Question, *, show_answer: bool = True, width: int = 80, aliases: bool = False
+) -> Group:
     category = bank.category(question.id)
     meta = Text.assemble(
         (category.title, "bold"),
@@ -132,9 +133,7 @@ def question_detail(bank: Bank, question: Question, *, show_answer: bool = True,
         difficulty(question.difficulty),
         f"  ·  target {question.target_seconds}s",
     )
-    parts: list = [
-        prompt_panel(question.prompt, meta, width, title=question.id, title_align="left")
-    ]
+    parts: list = [prompt_panel(question.prompt, meta, width, title=question.id, title_align="left")]
     if question.tags:
         parts.append(Text("tags: " + ", ".join(question.tags), style="dim"))
     if question.key_points:
@@ -200,9 +199,7 @@ def validation_report(report: Report) -> list[Text]:
         lines.append(Text.assemble(("✓ ", "green bold"), f"bank is valid: {counts} — {where}"))
     else:
         n = len(report.problems)
-        lines.append(
-            Text(f"✗ {n} problem{'s' if n != 1 else ''} in {where}", style="red bold")
-        )
+        lines.append(Text(f"✗ {n} problem{'s' if n != 1 else ''} in {where}", style="red bold"))
     return lines
 
 
@@ -248,7 +245,7 @@ def grade_report(grade, *, answer_text: str | None = None, answer_source: str = 
 
 
 def when_text(moment) -> str:  # type: ignore[no-untyped-def]
-    """"Tue 01 Dec 09:01", with the year when it is not this year."""
+    """ "Tue 01 Dec 09:01", with the year when it is not this year."""
     if not moment:
         return "—"
     from prep.clock import now
@@ -265,8 +262,9 @@ def summary_table(summary, *, detailed: bool = False) -> Group:  # type: ignore[
         table = Table(title="Mock interview report", box=box.SIMPLE_HEAD, show_edge=False)
         for column in ("#", "question", "score", "verdict", "time"):
             # The id is the handle for `prep show` and `prep history`: folded, never cut short.
-            table.add_column(column, overflow="fold" if column == "question" else "ellipsis",
-                             no_wrap=column != "question")
+            table.add_column(
+                column, overflow="fold" if column == "question" else "ellipsis", no_wrap=column != "question"
+            )
         for i, r in enumerate(summary.results, 1):
             g = r.grade
             table.add_row(
@@ -299,9 +297,13 @@ def summary_table(summary, *, detailed: bool = False) -> Group:  # type: ignore[
     elif summary.recorded:
         headline = "Session interrupted — everything rated is saved."
     elif summary.practice_kept:
-        headline = "Session interrupted — your answers so far are kept as practice; the schedule is untouched."
+        headline = (
+            "Session interrupted — your answers so far are kept as practice; the schedule is untouched."
+        )
     else:
-        headline = "Session interrupted — nothing was recorded (this kind of session leaves the schedule alone)."
+        headline = (
+            "Session interrupted — nothing was recorded (this kind of session leaves the schedule alone)."
+        )
     parts.append(Text(headline, style="bold"))
     parts.append(
         Text(
@@ -320,8 +322,10 @@ def stats_view(data: dict, width: int = 100) -> Group:  # type: ignore[type-arg]
     t = data["totals"]
     parts: list = [
         Text.assemble(
-            ("Questions ", "bold"), f"{t['questions']}  ·  new {t['new']}  ·  learning {t['learning']}  ·  "
-            f"review {t['review']}  ·  ", ("due today ", "bold"), (str(t["due_today"]), "bold red" if t["due_today"] else ""),
+            ("Questions ", "bold"),
+            f"{t['questions']}  ·  new {t['new']}  ·  learning {t['learning']}  ·  review {t['review']}  ·  ",
+            ("due today ", "bold"),
+            (str(t["due_today"]), "bold red" if t["due_today"] else ""),
             f"  ·  due this week {t['due_this_week']}",
         ),
         Text(
@@ -330,20 +334,30 @@ def stats_view(data: dict, width: int = 100) -> Group:  # type: ignore[type-arg]
             + (f" + {counted(data['practice'], 'practice answer')}" if data.get("practice") else "")
             + f"  ·  time spent {_duration(data['time_spent_seconds'])} "
             f"(last 7 days {_duration(data['time_spent_last_7_days_seconds'])})"
-            + (f"  ·  you accepted the grader's rating {data['grader_agreement']:.0%} of "
-               f"{counted(data['graded_reviews'], 'time')}" if data["grader_agreement"] is not None else ""),
+            + (
+                f"  ·  you accepted the grader's rating {data['grader_agreement']:.0%} of "
+                f"{counted(data['graded_reviews'], 'time')}"
+                if data["grader_agreement"] is not None
+                else ""
+            ),
             style="dim",
         ),
     ]
-    table = Table(title="By category, weakest first", box=box.SIMPLE_HEAD, title_justify="left", show_edge=False)
+    table = Table(
+        title="By category, weakest first", box=box.SIMPLE_HEAD, title_justify="left", show_edge=False
+    )
     table.add_column("category", no_wrap=True, overflow="ellipsis", max_width=24)
     for column in ("questions", "seen", "recall", "pass", "score", "lapses"):
         table.add_column(column, justify="right", no_wrap=True, min_width=len(column))
     for c in data["categories"]:
         recall = c["retrievability"]
         table.add_row(
-            c["title"], str(c["questions"]), str(c["reviewed"]),
-            Text(f"{recall:.0%}", style="red" if recall < 0.8 else "green") if recall is not None else Text("—", style="dim"),
+            c["title"],
+            str(c["questions"]),
+            str(c["reviewed"]),
+            Text(f"{recall:.0%}", style="red" if recall < 0.8 else "green")
+            if recall is not None
+            else Text("—", style="dim"),
             f"{c['pass_rate']:.0%}" if c["pass_rate"] is not None else "—",
             f"{c['average_score']:.0f}" if c["average_score"] is not None else "—",
             str(c["lapses"]),
@@ -364,9 +378,13 @@ def stats_view(data: dict, width: int = 100) -> Group:  # type: ignore[type-arg]
     changed = data["changed_since_review"]
     if changed:
         parts.append(Text("\nChanged since you last reviewed them", style="bold yellow"))
-        parts += [Text(f"  {c['id']}: {c['prompt']}", overflow="ellipsis", no_wrap=True) for c in changed[:10]]
+        parts += [
+            Text(f"  {c['id']}: {c['prompt']}", overflow="ellipsis", no_wrap=True) for c in changed[:10]
+        ]
         if len(changed) > 10:
-            parts.append(Text(f"  … and {len(changed) - 10} more (prep stats --json lists them all)", style="dim"))
+            parts.append(
+                Text(f"  … and {len(changed) - 10} more (prep stats --json lists them all)", style="dim")
+            )
     return Group(*parts)
 
 
@@ -395,7 +413,9 @@ def heatmap(days: list) -> list[Text]:  # type: ignore[type-arg]
     rows = [Text(f"  {names[i]} " + " ".join(grid[i]), style="green") for i in range(7)]
     busiest = max(d["reviews"] for d in days)
     scale = f"max {busiest}/day" if busiest else "no reviews in these weeks"
-    rows.append(Text(f"      less {_SHADES[1]}{_SHADES[2]}{_SHADES[3]}{_SHADES[4]} more ({scale})", style="dim"))
+    rows.append(
+        Text(f"      less {_SHADES[1]}{_SHADES[2]}{_SHADES[3]}{_SHADES[4]} more ({scale})", style="dim")
+    )
     return rows
 
 

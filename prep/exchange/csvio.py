@@ -25,19 +25,33 @@ from typing import Any
 from pydantic import ValidationError
 
 from prep.bank.loaded import Bank
-
 from prep.bank.messages import dotted_path, validation_message
-from prep.errors import ImportInvalid, InvalidInput, Problem, UsageError, display_path
 from prep.bank.schema import Claim, Question
-from prep.suggest import did_you_mean
 from prep.bank.yamlsource import decode_utf8
+from prep.errors import ImportInvalid, InvalidInput, Problem, UsageError, display_path
+from prep.suggest import did_you_mean
 
-CSV_COLUMNS = ("id", "category", "prompt", "key_points", "pitfalls", "answer", "tags", "kind", "difficulty",
-               "target_seconds", "answer_source", "follow_ups", "notes", "category_title")
+CSV_COLUMNS = (
+    "id",
+    "category",
+    "prompt",
+    "key_points",
+    "pitfalls",
+    "answer",
+    "tags",
+    "kind",
+    "difficulty",
+    "target_seconds",
+    "answer_source",
+    "follow_ups",
+    "notes",
+    "category_title",
+)
 ANSWER_SOURCES = ("own", "model")
 
 
 # --- out -----------------------------------------------------------------------------------
+
 
 def to_csv(bank: Bank, questions: Sequence[Question], delimiter: str = ",") -> str:
     buffer = io.StringIO()
@@ -46,22 +60,24 @@ def to_csv(bank: Bank, questions: Sequence[Question], delimiter: str = ",") -> s
     for q in questions:
         answer = bank.answers.get(q.id)
         category = bank.category(q.id)
-        writer.writerow([
-            q.id,
-            category.id,
-            q.prompt,
-            _json_cell([claim_value(k) for k in q.key_points]),
-            _json_cell([claim_value(p) for p in q.pitfalls]),
-            answer.answer if answer else "",
-            _json_cell(list(q.tags)),
-            q.kind,
-            q.difficulty,
-            q.target_seconds,
-            answer.source if answer else "",
-            _json_cell(list(q.follow_ups)),
-            q.notes or "",
-            category.title,
-        ])
+        writer.writerow(
+            [
+                q.id,
+                category.id,
+                q.prompt,
+                _json_cell([claim_value(k) for k in q.key_points]),
+                _json_cell([claim_value(p) for p in q.pitfalls]),
+                answer.answer if answer else "",
+                _json_cell(list(q.tags)),
+                q.kind,
+                q.difficulty,
+                q.target_seconds,
+                answer.source if answer else "",
+                _json_cell(list(q.follow_ups)),
+                q.notes or "",
+                category.title,
+            ]
+        )
     return buffer.getvalue()
 
 
@@ -75,6 +91,7 @@ def _json_cell(items: list[Any]) -> str:
 
 
 # --- in ------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class ImportRow:
@@ -126,7 +143,9 @@ def parse_import(path: Path) -> ImportFile:
     headers, header_lines = _anki_headers(stream)
     body = stream.read()
     problems: list[Problem] = []
-    records = _records(display, body, _delimiter(headers.get("separator"), body, path), header_lines + 1, problems)
+    records = _records(
+        display, body, _delimiter(headers.get("separator"), body, path), header_lines + 1, problems
+    )
     invalid_ids: set[str] = set()
     if headers:
         rows = list(_anki_rows(display, records, headers, problems))
@@ -150,8 +169,9 @@ def _anki_headers(stream: io.StringIO) -> tuple[dict[str, str], int]:
         count += 1
 
 
-def _records(display: str, body: str, delimiter: str, first_line: int,
-             problems: list[Problem]) -> Iterator[tuple[int, list[str]]]:
+def _records(
+    display: str, body: str, delimiter: str, first_line: int, problems: list[Problem]
+) -> Iterator[tuple[int, list[str]]]:
     """Non-blank records with the physical line where each starts (cells may span lines); a
     record that is not valid CSV is a problem, and ends the file."""
     # strict: a quote opened and never closed is an error, not a cell that swallows the rest.
@@ -164,8 +184,11 @@ def _records(display: str, body: str, delimiter: str, first_line: int,
         except StopIteration:
             return
         except csv.Error as exc:
-            reason = ("a quoted cell starts here and is never closed" if "end of data" in str(exc)
-                      else f"not valid CSV: {exc}")
+            reason = (
+                "a quoted cell starts here and is never closed"
+                if "end of data" in str(exc)
+                else f"not valid CSV: {exc}"
+            )
             problems.append(Problem(display, start, 0, reason))
             return
         consumed = reader.line_num
@@ -183,13 +206,16 @@ def _delimiter(declared: str | None, body: str, path: Path) -> str:
     return "\t" if first.count("\t") > first.count(",") else ","
 
 
-def _csv_rows(display: str, records: Iterator[tuple[int, list[str]]], problems: list[Problem],
-              invalid_ids: set[str]) -> Iterator[ImportRow]:
+def _csv_rows(
+    display: str, records: Iterator[tuple[int, list[str]]], problems: list[Problem], invalid_ids: set[str]
+) -> Iterator[ImportRow]:
     names = _csv_header(display, records)
     for line, cells in records:
         values = {name: cells[i].strip() if i < len(cells) else "" for i, name in enumerate(names)}
-        if any(cell.strip() for cell in cells[len(names):]):
-            problems.append(Problem(display, line, 0, f"{len(cells)} cells, but the header has {len(names)} columns"))
+        if any(cell.strip() for cell in cells[len(names) :]):
+            problems.append(
+                Problem(display, line, 0, f"{len(cells)} cells, but the header has {len(names)} columns")
+            )
             row = None
         else:
             row = _csv_row(display, line, values, problems)
@@ -203,14 +229,29 @@ def _csv_header(display: str, records: Iterator[tuple[int, list[str]]]) -> list[
     """The column names of the header row: 'prompt' and any of CSV_COLUMNS, in any order."""
     header_line, header = next(records, (1, None))
     if header is None:
-        raise ImportInvalid(display, [Problem(display, 1, 0, "the file is empty: expected a header row naming "
-                                              "the columns (at least 'prompt')")])
+        raise ImportInvalid(
+            display,
+            [
+                Problem(
+                    display,
+                    1,
+                    0,
+                    "the file is empty: expected a header row naming the columns (at least 'prompt')",
+                )
+            ],
+        )
     names = [h.strip().lower() for h in header]
     # A header the import cannot use is a problem of the input file (exit code 2), at its line.
     problems = []
     if "prompt" not in names:
-        problems.append(Problem(display, header_line, 0, "a header row with a 'prompt' column is required "
-                                f"(columns: {', '.join(CSV_COLUMNS)})"))
+        problems.append(
+            Problem(
+                display,
+                header_line,
+                0,
+                f"a header row with a 'prompt' column is required (columns: {', '.join(CSV_COLUMNS)})",
+            )
+        )
     for name in dict.fromkeys(names):
         if name not in CSV_COLUMNS:
             hint = did_you_mean(name, CSV_COLUMNS) or f"columns: {', '.join(CSV_COLUMNS)}"
@@ -231,8 +272,14 @@ def _csv_row(display: str, line: int, values: dict[str, str], problems: list[Pro
     for name in ("key_points", "pitfalls"):
         fields[name] = _list_cell(display, line, name, values.get(name, ""), _claims_cell, row_problems)
     fields["tags"] = _list_cell(display, line, "tags", values.get("tags", ""), str.split, row_problems)
-    fields["follow_ups"] = _list_cell(display, line, "follow_ups", values.get("follow_ups", ""),
-                                      lambda s: re.split(r"[\s,]+", s.strip()), row_problems)
+    fields["follow_ups"] = _list_cell(
+        display,
+        line,
+        "follow_ups",
+        values.get("follow_ups", ""),
+        lambda s: re.split(r"[\s,]+", s.strip()),
+        row_problems,
+    )
     for name, default in (("kind", "technical"), ("difficulty", 2), ("target_seconds", 60)):
         fields[name] = values.get(name) or default
     fields["notes"] = values.get("notes") or None
@@ -242,20 +289,28 @@ def _csv_row(display: str, line: int, values: dict[str, str], problems: list[Pro
     if row_problems:
         problems += row_problems
         return None
-    row = _checked(display, line, fields, values.get("answer", ""), source, values.get("id") or None, problems)
+    row = _checked(
+        display, line, fields, values.get("answer", ""), source, values.get("id") or None, problems
+    )
     if row is None:
         return None
-    return replace(row, category=values.get("category") or None, category_title=values.get("category_title") or None)
+    return replace(
+        row, category=values.get("category") or None, category_title=values.get("category_title") or None
+    )
 
 
-def _list_cell(display: str, line: int, column: str, cell: str, simple: Any, problems: list[Problem]) -> list[Any]:
+def _list_cell(
+    display: str, line: int, column: str, cell: str, simple: Any, problems: list[Problem]
+) -> list[Any]:
     """A JSON list when the cell starts with "[", else the simple hand-written form."""
     if not cell.startswith("["):
         return [item for item in simple(cell) if item != ""] if cell else []
     try:
         value = json.loads(cell)
     except json.JSONDecodeError as exc:
-        problems.append(Problem(display, line, 0, f"a cell starting with '[' must be a JSON list: {exc}", column))
+        problems.append(
+            Problem(display, line, 0, f"a cell starting with '[' must be a JSON list: {exc}", column)
+        )
         return []
     if not isinstance(value, list):
         problems.append(Problem(display, line, 0, "a cell starting with '[' must be a JSON list", column))
@@ -274,8 +329,15 @@ def _claims_cell(cell: str) -> list[Any]:
     return result
 
 
-def _checked(display: str, line: int, fields: dict[str, Any], answer: str, source: str, qid: str | None,
-             problems: list[Problem]) -> ImportRow | None:
+def _checked(
+    display: str,
+    line: int,
+    fields: dict[str, Any],
+    answer: str,
+    source: str,
+    qid: str | None,
+    problems: list[Problem],
+) -> ImportRow | None:
     """The row checked against the bank's schema: each problem as FILE:LINE: column: message."""
     if not fields["prompt"].strip():
         return ImportRow(line, "")  # skipped later, and reported as such
@@ -283,12 +345,24 @@ def _checked(display: str, line: int, fields: dict[str, Any], answer: str, sourc
         q = Question.model_validate({**fields, "id": qid or "placeholder"})
     except ValidationError as exc:
         for error in exc.errors(include_url=False):
-            problems.append(Problem(display, line, 0, validation_message(error, Question), dotted_path(error["loc"])))
+            problems.append(
+                Problem(display, line, 0, validation_message(error, Question), dotted_path(error["loc"]))
+            )
         return None
     return ImportRow(
-        line, q.prompt, answer.strip(), source, tuple(claim_value(k) for k in q.key_points),
-        tuple(claim_value(p) for p in q.pitfalls), q.tags, q.kind, q.difficulty,
-        q.target_seconds, q.follow_ups, q.notes, qid,
+        line,
+        q.prompt,
+        answer.strip(),
+        source,
+        tuple(claim_value(k) for k in q.key_points),
+        tuple(claim_value(p) for p in q.pitfalls),
+        q.tags,
+        q.kind,
+        q.difficulty,
+        q.target_seconds,
+        q.follow_ups,
+        q.notes,
+        qid,
     )
 
 
@@ -297,8 +371,9 @@ def _checked(display: str, line: int, fields: dict[str, Any], answer: str, sourc
 ANKI_META_COLUMNS = ("guid", "notetype", "deck", "tags")
 
 
-def _anki_rows(display: str, records: Iterator[tuple[int, list[str]]], headers: dict[str, str],
-               problems: list[Problem]) -> Iterator[ImportRow]:
+def _anki_rows(
+    display: str, records: Iterator[tuple[int, list[str]]], headers: dict[str, str], problems: list[Problem]
+) -> Iterator[ImportRow]:
     """Notes: the first field is the prompt, the second the answer. Columns named by the headers
     (``#guid column:1``, ``#notetype column:2``, ``#deck column:3``, ``#tags column:6``, counted
     from 1) are not fields; ``#tags:`` adds tags to every note."""

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from prep.bank.authoring import check_category_name, make_id, prompt_key
-from prep.bank.loaded import Bank
 from prep.bank.load import check_bank
-from prep.exchange.csvio import ImportFile, ImportRow
+from prep.bank.loaded import Bank
+from prep.bank.yamlsplice import EditError, append_items, dump
 from prep.errors import (
     BankInvalid,
     ImportInvalid,
@@ -26,10 +26,10 @@ from prep.errors import (
     UsageError,
     display_path,
 )
+from prep.exchange.csvio import ImportFile, ImportRow
+from prep.files import write_files
 from prep.paths import BankLocation
 from prep.suggest import did_you_mean
-from prep.bank.yamlsplice import EditError, append_items, dump
-from prep.files import write_files
 
 
 @dataclass
@@ -40,13 +40,22 @@ class ImportResult:
     files: list[Path] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"added": self.added, "skipped": [{"line": line, "reason": why} for line, why in self.skipped],
-                "renamed": [{"line": line, "from": old, "to": new} for line, old, new in self.renamed],
-                "files": [display_path(p) for p in self.files]}
+        return {
+            "added": self.added,
+            "skipped": [{"line": line, "reason": why} for line, why in self.skipped],
+            "renamed": [{"line": line, "from": old, "to": new} for line, old, new in self.renamed],
+            "files": [display_path(p) for p in self.files],
+        }
 
 
-def import_rows(location: BankLocation, bank: Bank, source: ImportFile, category: str,
-                title: str | None = None, retired: frozenset[str] = frozenset()) -> ImportResult:
+def import_rows(
+    location: BankLocation,
+    bank: Bank,
+    source: ImportFile,
+    category: str,
+    title: str | None = None,
+    retired: frozenset[str] = frozenset(),
+) -> ImportResult:
     """Append the rows of *source* as questions of *category* (created if new, titled *title*, else
     the title the file gives that category, else one made from its name), with their answers."""
     check_category_name(category)
@@ -56,13 +65,16 @@ def import_rows(location: BankLocation, bank: Bank, source: ImportFile, category
     if existing is None and qpath.exists():
         raise UsageError(f"{display_path(qpath)} exists but does not define category {category!r}")
     if existing is not None and title is not None and title.strip() != existing.title:
-        raise UsageError(f"category {category!r} exists, titled {existing.title!r}; --title names a new category")
+        raise UsageError(
+            f"category {category!r} exists, titled {existing.title!r}; --title names a new category"
+        )
 
     result = ImportResult()
     added, id_map = _assign_ids(bank, source.rows, result, retired)
     problems = list(source.problems)
-    questions = [_question_item(row, qid, _follow_ups(source, row, qid, id_map, bank, problems))
-                 for row, qid in added]
+    questions = [
+        _question_item(row, qid, _follow_ups(source, row, qid, id_map, bank, problems)) for row, qid in added
+    ]
     if problems:
         raise ImportInvalid(source.file, problems)
     if not added:
@@ -73,8 +85,15 @@ def import_rows(location: BankLocation, bank: Bank, source: ImportFile, category
     else:
         qtext = dump({"category": category, "title": (title or "").strip() or _title(source.rows, category)})
     qtext, qlines = _append(qpath, qtext, "questions", questions)
-    atext, alines = _append(apath, _read(apath), "answers", [
-        {"question": qid, "source": row.answer_source, "answer": row.answer + "\n"} for row, qid in answered])
+    atext, alines = _append(
+        apath,
+        _read(apath),
+        "answers",
+        [
+            {"question": qid, "source": row.answer_source, "answer": row.answer + "\n"}
+            for row, qid in answered
+        ],
+    )
     texts: dict[Path, str | None] = {qpath: qtext}
     if answered:
         texts[apath] = atext
@@ -90,8 +109,9 @@ def import_rows(location: BankLocation, bank: Bank, source: ImportFile, category
     return result
 
 
-def _assign_ids(bank: Bank, rows: list[ImportRow], result: ImportResult,
-                retired: frozenset[str] = frozenset()) -> tuple[list[tuple[ImportRow, str]], dict[str, str]]:
+def _assign_ids(
+    bank: Bank, rows: list[ImportRow], result: ImportResult, retired: frozenset[str] = frozenset()
+) -> tuple[list[tuple[ImportRow, str]], dict[str, str]]:
     """The rows to add with their ids, and what each id used in the file now names. An id only
     the review history still has (a removed question's) is renamed like one in use."""
     owner = {prompt_key(q.prompt): q.id for q in bank.questions.values()}
@@ -121,8 +141,9 @@ def _assign_ids(bank: Bank, rows: list[ImportRow], result: ImportResult,
     return added, id_map
 
 
-def _follow_ups(source: ImportFile, row: ImportRow, qid: str, id_map: dict[str, str], bank: Bank,
-                problems: list[Problem]) -> list[str]:
+def _follow_ups(
+    source: ImportFile, row: ImportRow, qid: str, id_map: dict[str, str], bank: Bank, problems: list[Problem]
+) -> list[str]:
     """The row's follow-ups as ids of the bank after the import; unknown ones are problems (but
     not those naming an invalid row of the file: that row's own problem is reported)."""
     resolved = []
@@ -131,8 +152,16 @@ def _follow_ups(source: ImportFile, row: ImportRow, qid: str, id_map: dict[str, 
         where = f"follow_ups[{index}]"
         if found is None and target not in source.invalid_ids:
             hint = did_you_mean(target, [*id_map, *bank.questions])
-            problems.append(Problem(source.file, row.line, 0, f"{target!r} is not a question of the bank or of "
-                                    "this file" + (f"; {hint}" if hint else ""), where))
+            problems.append(
+                Problem(
+                    source.file,
+                    row.line,
+                    0,
+                    f"{target!r} is not a question of the bank or of "
+                    "this file" + (f"; {hint}" if hint else ""),
+                    where,
+                )
+            )
         elif found == qid:
             problems.append(Problem(source.file, row.line, 0, "a question cannot follow up on itself", where))
         elif found is not None:
@@ -159,7 +188,9 @@ def _question_item(row: ImportRow, qid: str, follow_ups: list[str]) -> dict[str,
 
 def _title(rows: list[ImportRow], category: str) -> str:
     """The title the file gives *category* (the category_title of its rows), else one from its name."""
-    given = next((row.category_title for row in rows if row.category == category and row.category_title), None)
+    given = next(
+        (row.category_title for row in rows if row.category == category and row.category_title), None
+    )
     return given or category.replace("-", " ").capitalize()
 
 
@@ -170,7 +201,9 @@ def _append(path: Path, text: str, key: str, items: list[dict[str, Any]]) -> tup
         raise UsageError(f"{display_path(path)}: {exc.message}") from None
 
 
-def _located(problems: list[Problem], file: str, spans: list[tuple[Path, list[int], list[ImportRow]]]) -> InvalidInput:
+def _located(
+    problems: list[Problem], file: str, spans: list[tuple[Path, list[int], list[ImportRow]]]
+) -> InvalidInput:
     """Problems of the bank as it would be: those in appended text moved to the import file's lines."""
     located = []
     elsewhere = False
@@ -192,5 +225,3 @@ _COLUMN_OF = {"source": "answer_source", "question": "id"}  # fields of an answe
 
 def _read(path: Path) -> str:
     return path.read_text(encoding="utf-8-sig") if path.exists() else ""
-
-

@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from prep.bank.loaded import Bank
+from prep.bank.yamlsource import load_file
 from prep.errors import InvalidInput, NotFound, UsageError, display_path
 from prep.grading.grade import Grade, grade
-from prep.bank.yamlsource import load_file
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,8 @@ def _attempt_problems(item: object, bank: Bank) -> list[tuple[str | None, str]]:
         return [(None, "expected a mapping with question and answer")]
     found: list[tuple[str | None, str]] = [
         (str(key), f"unknown field {key!r} (fields: {', '.join(ATTEMPT_FIELDS)})")
-        for key in item if key not in ATTEMPT_FIELDS
+        for key in item
+        if key not in ATTEMPT_FIELDS
     ]
     for key in ("question", "answer"):
         if key not in item:
@@ -69,6 +70,8 @@ def _attempt_problems(item: object, bank: Bank) -> list[tuple[str | None, str]]:
     if isinstance(item.get("question"), str) and item["question"] not in bank.questions:
         found.append(("question", f"no question with id {item['question']!r}"))
     elapsed = item.get("elapsed")
-    if elapsed is not None and (isinstance(elapsed, bool) or not isinstance(elapsed, (int, float)) or elapsed < 0):
+    if elapsed is not None and (
+        isinstance(elapsed, bool) or not isinstance(elapsed, (int, float)) or elapsed < 0
+    ):
         found.append(("elapsed", "elapsed must be a number of seconds, 0 or more"))
     return found

@@ -68,8 +68,8 @@ def grade(
         claims = [Claim(text=s) for s in sentences(candidate_answer)]
         none, full = settings.fallback_none, settings.fallback_full
     else:
-        return Grade(0, "fail", "again", "none", notes=("nothing to grade against: add key points or an answer",),
-                     words=words, elapsed_seconds=elapsed_seconds)
+        note = "nothing to grade against: add key points or an answer"
+        return Grade(0, "fail", "again", "none", notes=(note,), words=words, elapsed_seconds=elapsed_seconds)
 
     right = [p for c in claims for p in c.phrasings]
     wrong = [p for c in question.pitfalls for p in c.phrasings]
@@ -80,7 +80,11 @@ def grade(
     results = [matcher.match(claim, whole=(mode == "answer")) for claim in claims]
     credit = [_credit(r.score / 100, none, full) for r in results]
     # In fallback mode longer reference sentences carry more of the answer.
-    weights = [len(phrase_keys(r.text)[0]) ** 0.5 or 1.0 for r in results] if mode == "answer" else [1.0] * len(results)
+    weights = (
+        [len(phrase_keys(r.text)[0]) ** 0.5 or 1.0 for r in results]
+        if mode == "answer"
+        else [1.0] * len(results)
+    )
     score = 100.0 * sum(c * w for c, w in zip(credit, weights)) / sum(weights)
 
     rivals = [p for c in question.key_points for p in c.phrasings]
@@ -93,17 +97,7 @@ def grade(
         notes.append("states a known wrong claim")
         score = min(score, settings.partial_score - 1)
 
-    verdict: Verdict = (
-        "pass" if score >= settings.pass_score else "partial" if score >= settings.partial_score else "fail"
-    )
-    rating: Rating = {"pass": "good", "partial": "hard", "fail": "again"}[verdict]
-    if (
-        verdict == "pass"
-        and score >= settings.easy_score
-        and elapsed_seconds is not None
-        and elapsed_seconds <= question.target_seconds
-    ):
-        rating = "easy"
+    verdict, rating = _verdict(score, settings, elapsed_seconds, question.target_seconds)
     return Grade(
         score=round(score),
         verdict=verdict,
@@ -116,6 +110,20 @@ def grade(
         words=words,
         elapsed_seconds=elapsed_seconds,
     )
+
+
+def _verdict(
+    score: float, settings: Settings, elapsed_seconds: float | None, target_seconds: int
+) -> tuple[Verdict, Rating]:
+    """The verdict of a score, and the rating it suggests: Easy for a high pass within the target time."""
+    verdict: Verdict = (
+        "pass" if score >= settings.pass_score else "partial" if score >= settings.partial_score else "fail"
+    )
+    rating: Rating = {"pass": "good", "partial": "hard", "fail": "again"}[verdict]
+    fast = elapsed_seconds is not None and elapsed_seconds <= target_seconds
+    if verdict == "pass" and score >= settings.easy_score and fast:
+        rating = "easy"
+    return verdict, rating
 
 
 def _credit(value: float, none: float, full: float) -> float:
@@ -142,9 +150,7 @@ def _is_keyword_list(attempt: str, tokens: list[Token], settings: Settings) -> b
     lengths = [word_count(i) for i in items]
     if sum(n >= settings.list_sentence_words for n in lengths) >= 2:
         return False  # "Record the lockfile of all deps, image digest, ..." enumerates inside a claim
-    claims = sum(
-        1 for i, n in zip(items, lengths) if n >= settings.list_claim_words or _RELATION.search(i)
-    )
+    claims = sum(1 for i, n in zip(items, lengths) if n >= settings.list_claim_words or _RELATION.search(i))
     return claims / len(items) < settings.list_max_claim_share
 
 

@@ -64,8 +64,14 @@ class _Layout:
 
 
 @lru_cache(maxsize=512)
-def _layout(phrasings: tuple[str, ...], prompt_keys: frozenset[str], window_min: int,
-            window_factor: float, wrong: frozenset[str] = frozenset(), wrong_factor: float = 0.0) -> _Layout:
+def _layout(
+    phrasings: tuple[str, ...],
+    prompt_keys: frozenset[str],
+    window_min: int,
+    window_factor: float,
+    wrong: frozenset[str] = frozenset(),
+    wrong_factor: float = 0.0,
+) -> _Layout:
     phrasings = tuple(p for p in dict.fromkeys(phrasings) if phrase_keys(p)[0])
     keys = tuple(dict.fromkeys(k for p in phrasings for k in phrase_keys(p)[0]))
     index = {k: i for i, k in enumerate(keys)}
@@ -81,16 +87,25 @@ def _layout(phrasings: tuple[str, ...], prompt_keys: frozenset[str], window_min:
         negated[i, rows[p][neg]] = 1.0
         plain[i, rows[p][~neg]] = 1.0
         numbers[i, rows[p][[bool(NUMBER.fullmatch(k)) for k in words]]] = 1.0
-    width = {p: max(window_min, round((wrong_factor if p in wrong else window_factor) * phrase_length(p)))
-             for p in phrasings}
+    width = {
+        p: max(window_min, round((wrong_factor if p in wrong else window_factor) * phrase_length(p)))
+        for p in phrasings
+    }
     against = np.concatenate([plain, negated, numbers], axis=1)
     refuting = np.flatnonzero(against.any(axis=0))
     by_width: dict[int, list[int]] = {}
     for i, p in enumerate(phrasings):
         by_width.setdefault(width[p], []).append(i)
-    return _Layout(keys, rows, {p: i for i, p in enumerate(phrasings)},
-                   {w: np.array(r, dtype=np.intp) for w, r in by_width.items()}, width, weights, refuting,
-                   np.ascontiguousarray(against[:, refuting].T))
+    return _Layout(
+        keys,
+        rows,
+        {p: i for i, p in enumerate(phrasings)},
+        {w: np.array(r, dtype=np.intp) for w, r in by_width.items()},
+        width,
+        weights,
+        refuting,
+        np.ascontiguousarray(against[:, refuting].T),
+    )
 
 
 class Matcher:
@@ -126,8 +141,14 @@ class Matcher:
 
     def prepare(self, phrasings: list[str], wrong: frozenset[str] = frozenset()) -> None:
         """Compute word similarities of every claim word against every attempt word at once."""
-        self.layout = _layout(tuple(phrasings), self.prompt_keys, self.settings.window_min,
-                              self.settings.window_factor, wrong, self.settings.pitfall_window_factor)
+        self.layout = _layout(
+            tuple(phrasings),
+            self.prompt_keys,
+            self.settings.window_min,
+            self.settings.window_factor,
+            wrong,
+            self.settings.pitfall_window_factor,
+        )
         keys = self.layout.keys
         if not self.tokens or not keys:
             return
@@ -153,7 +174,9 @@ class Matcher:
             key_len = np.array([len(k) for k in keys])[:, None]
             word_len = np.array([len(w) for w in said])[None, :]
             derived = (common >= self.settings.min_root) & (common == np.minimum(key_len, word_len))
-            fuzzy = np.maximum(fuzzy, np.where(derived, np.float32(self.settings.root_similarity), np.float32(0.0)))
+            fuzzy = np.maximum(
+                fuzzy, np.where(derived, np.float32(self.settings.root_similarity), np.float32(0.0))
+            )
             # Short words must match exactly: "tp" is not "dp", "pp" is not "ppo".
             short = (key_len < self.settings.exact_below) | (word_len < self.settings.exact_below)
             fuzzy[short & ~exact[:, content]] = 0.0
@@ -164,12 +187,15 @@ class Matcher:
         # (words x [any | plain | negated] claim words) so a window's rows are read at once.
         # An attempt that negates nothing says every word plainly: the any-polarity rows suffice.
         self._polar = bool(self.negated.any())
-        by_polarity = np.concatenate([sim, sim * ~self.negated, sim * self.negated]).T if self._polar else sim.T
+        by_polarity = (
+            np.concatenate([sim, sim * ~self.negated, sim * self.negated]).T if self._polar else sim.T
+        )
         widest = max(self.layout.width.values(), default=1)
         self._table = _range_max_table(np.ascontiguousarray(by_polarity), widest)
 
-    def set_subjects(self, subjects: tuple[str | None, ...], claims: list[Claim],
-                     aliases: dict[str, str] | None = None) -> None:
+    def set_subjects(
+        self, subjects: tuple[str | None, ...], claims: list[Claim], aliases: dict[str, str] | None = None
+    ) -> None:
         """Tie each key point about one of the subjects a question contrasts to that subject, and
         work out which subject each word of the attempt is said of (by any of its names)."""
         self._subject_of = {c.text: s for s, c in zip(subjects, claims) if s}
@@ -193,7 +219,7 @@ class Matcher:
                 pass  # another reading of the name just seen ("TP" is "tensor parallel")
             elif aliases.get(token.key, token.key) in names:
                 start = self.tokens[last].start if last >= 0 else -1
-                joined = last >= 0 and {t.key for t in self.tokens[last + 1:i] if t.start != start} <= glue
+                joined = last >= 0 and {t.key for t in self.tokens[last + 1 : i] if t.start != start} <= glue
                 if joined or (not opened and not self._after_foil(i)):
                     bit = 1 << names.index(aliases.get(token.key, token.key))
                     current = current | bit if joined else bit
@@ -281,7 +307,7 @@ class Matcher:
             # a word said both ways ("across GPUs ... not one GPU") cannot flip it. And "13% MFU"
             # is not "40% MFU", however many other words agree.
             if self._polar:
-                plain, negated = best[:, k:2 * k] > 0, best[:, 2 * k:] > 0
+                plain, negated = best[:, k : 2 * k] > 0, best[:, 2 * k :] > 0
             else:
                 plain, negated = said, np.zeros_like(said)
             wrong = np.concatenate([said & ~plain, said & ~negated, ~said], axis=1)
@@ -297,7 +323,7 @@ class Matcher:
             if self._whole is None:
                 self._whole = self.layout.weights @ self.sim.max(axis=1)
             n = len(self.tokens)
-            return self._whole[row:row + 1], np.zeros(1, dtype=np.intp), np.full(1, n, dtype=np.intp), rows
+            return self._whole[row : row + 1], np.zeros(1, dtype=np.intp), np.full(1, n, dtype=np.intp), rows
         coverage, lo, hi, slices = self._all_coverage()
         a, b = slices[self.layout.width[phrasing]]
         return coverage[row, a:b], lo[a:b], hi[a:b], rows
@@ -330,7 +356,10 @@ class Matcher:
             if values is None:
                 value, w = float(self._coverage(phrasing, whole)[0][0]), None
             else:
-                value, w = float(values[self.layout.place[phrasing]]), int(windows[self.layout.place[phrasing]])
+                value, w = (
+                    float(values[self.layout.place[phrasing]]),
+                    int(windows[self.layout.place[phrasing]]),
+                )
             if value * 100 <= score or value == 0:
                 continue  # another phrasing already did better
             if subject is not None:
@@ -347,8 +376,10 @@ class Matcher:
             span_of = (int(lo[window]), int(hi[window]))
         cols = self._hit_columns(self.layout.rows[chosen], span_of)
         span = (self.tokens[min(cols)].start, self.tokens[max(cols)].end) if cols else None
-        excerpt = self.attempt[span[0]:span[1]] if span else None
-        return PointResult(claim.text, score, score >= self.settings.point_matched * 100, chosen, span, excerpt)
+        excerpt = self.attempt[span[0] : span[1]] if span else None
+        return PointResult(
+            claim.text, score, score >= self.settings.point_matched * 100, chosen, span, excerpt
+        )
 
     def pitfall(self, claim: Claim, rivals: list[str]) -> PointResult | None:
         """A pitfall is hit when a stretch of the attempt says it almost in full, and says it
@@ -369,8 +400,14 @@ class Matcher:
                     continue
                 cols = self._hit_columns(rows, window)
                 span = (self.tokens[min(cols)].start, self.tokens[max(cols)].end)
-                return PointResult(claim.text, round(float(coverage[w]) * 100, 1), True, phrasing, span,
-                                   self.attempt[span[0]:span[1]])
+                return PointResult(
+                    claim.text,
+                    round(float(coverage[w]) * 100, 1),
+                    True,
+                    phrasing,
+                    span,
+                    self.attempt[span[0] : span[1]],
+                )
         return None
 
     def _order(self, phrasing: str, window: tuple[int, int]) -> float:
@@ -378,7 +415,7 @@ class Matcher:
         cached = self._order_cache.get((phrasing, *window))
         if cached is None:
             claim = ordered_keys(phrasing)
-            said = " ".join(t.key for t in self.tokens[window[0]:window[1]] if t.content)
+            said = " ".join(t.key for t in self.tokens[window[0] : window[1]] if t.content)
             cached = fuzz.partial_ratio(claim, said) if len(claim) <= len(said) else fuzz.ratio(claim, said)
             self._order_cache[(phrasing, *window)] = cached
         return cached
@@ -406,5 +443,7 @@ def _range_max_table(sim: np.ndarray, widest: int) -> np.ndarray:
     table[0] = sim
     for k in range(1, levels):
         span = 1 << (k - 1)
-        table[k, : n - 2 * span + 1] = np.maximum(table[k - 1, : n - 2 * span + 1], table[k - 1, span : n - span + 1])
+        table[k, : n - 2 * span + 1] = np.maximum(
+            table[k - 1, : n - 2 * span + 1], table[k - 1, span : n - span + 1]
+        )
     return table

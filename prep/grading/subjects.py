@@ -16,8 +16,9 @@ from prep.text import phrase_keys, tokenize
 _CONTRAST = frozenset({"vs", "versus", "or", "than"})
 _NOT_A_SIDE = frozenset({"rather", "instead", "against"})
 # Words before a name that make it the foil of a clause, not its subject: "Y, unlike X, ...".
-FOILS = frozenset({"unlike", "than", "vs", "versus", "instead", "not", "over", "compared", "opposed",
-                   "against", "besides"})
+FOILS = frozenset(
+    {"unlike", "than", "vs", "versus", "instead", "not", "over", "compared", "opposed", "against", "besides"}
+)
 _LISTING = re.compile(r"\b(?:compare|comparing|between|difference|differ)\b", re.IGNORECASE)
 
 
@@ -39,8 +40,12 @@ def subjects(prompt: str, points: tuple[str, ...]) -> tuple[tuple[str | None, ..
     sides_of: list[int] = []  # the prompt words on a side of a contrast
     for i, token in enumerate(tokens):
         word = token.text.casefold()
-        between = prompt[tokens[i - 1].end:token.start] if i else ""
-        if word in _CONTRAST or (listing and word == "and") or (word == "from" and i and tokens[i - 1].key == "differ"):
+        between = prompt[tokens[i - 1].end : token.start] if i else ""
+        if (
+            word in _CONTRAST
+            or (listing and word == "and")
+            or (word == "from" and i and tokens[i - 1].key == "differ")
+        ):
             sides = (range(i - 1, -1, -1), range(i + 1, len(tokens)))
         elif listing and "," in between:
             sides = (range(i - 1, -1, -1), range(i, len(tokens)))

@@ -34,7 +34,9 @@ class Choice:
 class DrillUI(Protocol):
     def show_card(self, question: Question, item: QueueItem, position: int, total: int) -> None: ...
     def read_answer(self, question: Question) -> tuple[str, float | None] | None: ...  # None: quit
-    def show_grade(self, question: Question, graded: Grade | None, answer: str, elapsed: float | None) -> None: ...
+    def show_grade(
+        self, question: Question, graded: Grade | None, answer: str, elapsed: float | None
+    ) -> None: ...
     def choose(self, suggested: RatingName | None) -> Choice: ...
     def offer_follow_up(self, question: Question) -> bool | Literal["undo"] | None: ...  # None: quit
     def notify(self, message: str) -> None: ...
@@ -101,7 +103,9 @@ class Drill:
         session = self.session
         if session.record:
             rating = turn.graded.rating if turn.graded else "again"
-            session.rate(turn.question.id, rating, graded=turn.graded, answer=turn.answer, elapsed=turn.elapsed)
+            session.rate(
+                turn.question.id, rating, graded=turn.graded, answer=turn.answer, elapsed=turn.elapsed
+            )
         else:
             session.attempt(turn.question.id, turn.graded, turn.answer, turn.elapsed)
         self.done.append(turn.item)
@@ -152,7 +156,9 @@ class Drill:
             self.pending.insert(0, turn.item)  # this card, unrated, comes back after the one undone
             undone = self._undo()
             if undone is not None:
-                self.ui.notify(f"undid {undone.rating} on {undone.question_id}; {question.id} comes back after it")
+                self.ui.notify(
+                    f"undid {undone.rating} on {undone.question_id}; {question.id} comes back after it"
+                )
             return True
         assert choice.rating is not None
         self._rate(turn, choice.rating)
@@ -160,7 +166,9 @@ class Drill:
 
     def _rate(self, turn: _Turn, rating: RatingName) -> None:
         session = self.session
-        rated = session.rate(turn.question.id, rating, graded=turn.graded, answer=turn.answer, elapsed=turn.elapsed)
+        rated = session.rate(
+            turn.question.id, rating, graded=turn.graded, answer=turn.answer, elapsed=turn.elapsed
+        )
         if rated.card_after is not None:
             wait = rated.card_after.due - session.clock()
             if rating == "again" and wait <= AGAIN_IN_SESSION:
@@ -174,8 +182,11 @@ class Drill:
         """Offer the first follow-up not yet drilled in this session; drill it next if wanted."""
         bank = self.session.bank
         drilled = {d.question_id for d in self.done}
-        follow = [f for f in question.follow_ups
-                  if f in bank.questions and f not in self.seen_follow_ups and f not in drilled]
+        follow = [
+            f
+            for f in question.follow_ups
+            if f in bank.questions and f not in self.seen_follow_ups and f not in drilled
+        ]
         wanted = self.ui.offer_follow_up(bank.question(follow[0])) if follow else False
         if wanted is None:
             return False
@@ -186,8 +197,9 @@ class Drill:
         elif wanted:
             self.seen_follow_ups.add(follow[0])
             # Drilled now, so not again later in this session as a new or due card.
-            self.pending = [QueueItem(follow[0], "follow-up")] + [p for p in self.pending
-                                                                   if p.question_id != follow[0]]
+            self.pending = [QueueItem(follow[0], "follow-up")] + [
+                p for p in self.pending if p.question_id != follow[0]
+            ]
         return True
 
     def _undo(self) -> Result | None:
@@ -202,8 +214,9 @@ class Drill:
             self.pending.insert(0, previous)
         # Not the card just put back, which may itself be such a copy being rated again.
         later = self.pending[1:] if previous is not None else self.pending
-        requeued = next((p for p in reversed(later) if p.question_id == undone.question_id and p.reason == "again"),
-                        None)
+        requeued = next(
+            (p for p in reversed(later) if p.question_id == undone.question_id and p.reason == "again"), None
+        )
         if requeued is not None:
             self.pending.remove(requeued)
         return undone

@@ -27,7 +27,6 @@ class QueueItem:
     due: datetime | None = None
 
 
-
 def start_of_day(now: datetime) -> datetime:
     """Local midnight of *now*'s day: the new-cards budget resets then."""
     local = now.astimezone()
@@ -109,14 +108,15 @@ def mock_queue(questions: Sequence[Question], bank: Bank, count: int, rng: rando
     return picked
 
 
-
-def due_outlook(store: Store, bank: Bank, now: datetime,
-                scope: Collection[str] | None = None) -> tuple[int, datetime | None]:
+def due_outlook(
+    store: Store, bank: Bank, now: datetime, scope: Collection[str] | None = None
+) -> tuple[int, datetime | None]:
     """How many of the bank's cards (or of the *scope* ids: a drill's -c/--tag selection) are
     due at *now*, and when the next one after that falls due. Cards of questions no longer in
     the bank are not counted (their history is kept)."""
-    dues = [card.due for qid, card in store.cards().items()
-            if qid in bank.questions and (scope is None or qid in scope)]
+    dues = [
+        card.due
+        for qid, card in store.cards().items()
+        if qid in bank.questions and (scope is None or qid in scope)
+    ]
     return sum(1 for due in dues if due <= now), min((due for due in dues if due > now), default=None)
-
-

@@ -72,5 +72,3 @@ class Scheduler:
             due=utc(card.due),
             last_review=utc(card.last_review) if card.last_review else None,
         )
-
-

@@ -196,7 +196,9 @@ class Session:
         self.summary.results.append(result)
         return result
 
-    def keep_unrated(self, question_id: str, graded: Grade | None, answer: str, elapsed: float | None) -> bool:
+    def keep_unrated(
+        self, question_id: str, graded: Grade | None, answer: str, elapsed: float | None
+    ) -> bool:
         """An answer typed and then skipped, quit or interrupted before a rating: kept as practice.
         Whether it was kept (there was an answer, and the state can be written)."""
         if not (self.can_keep and answer.strip()):
@@ -204,13 +206,19 @@ class Session:
         self._practice(question_id, None, graded, answer, elapsed)
         return True
 
-    def _practice(self, question_id: str, rating: int | None, graded: Grade | None, answer: str,
-                  elapsed: float | None) -> int:
+    def _practice(
+        self, question_id: str, rating: int | None, graded: Grade | None, answer: str, elapsed: float | None
+    ) -> int:
         mode = "mock" if self.mode == "mock" else "drill" if self.record else "cram"
         return self.store.log_practice(
-            question_id, practiced_at=self.clock(), mode=mode, rating=rating,
-            score=graded.score if graded else None, verdict=graded.verdict if graded else None,
-            elapsed_seconds=elapsed, answer=answer or None,
+            question_id,
+            practiced_at=self.clock(),
+            mode=mode,
+            rating=rating,
+            score=graded.score if graded else None,
+            verdict=graded.verdict if graded else None,
+            elapsed_seconds=elapsed,
+            answer=answer or None,
         )
 
     def skip(self, question_id: str) -> None:
@@ -236,7 +244,9 @@ class Session:
     def finish(self, interrupted: bool = False) -> Summary:
         self.summary.finished = self.clock()
         self.summary.interrupted = interrupted
-        self.summary.due_left, self.summary.next_due = due_outlook(self.store, self.bank, self.clock(), self.scope)
+        self.summary.due_left, self.summary.next_due = due_outlook(
+            self.store, self.bank, self.clock(), self.scope
+        )
         return self.summary
 
 

@@ -35,16 +35,22 @@ class ScheduleFiles:
     explicit_config: bool = False
 
 
-def open_schedule(files: ScheduleFiles, retention: float | None = None, new: int | None = None, *,
-                  write: bool = True) -> tuple[config.DrillConfig, Store, Scheduler]:
+def open_schedule(
+    files: ScheduleFiles, retention: float | None = None, new: int | None = None, *, write: bool = True
+) -> tuple[config.DrillConfig, Store, Scheduler]:
     """Drill settings (config < options), the state store, and a scheduler using the personal
     FSRS weights `prep optimize` saved, if any. *write*: the command records reviews, so a
     database that cannot be written is refused up front."""
-    settings = config.load(files.config, overrides={"desired_retention": retention, "new_per_day": new},
-                           explicit=files.explicit_config)
+    settings = config.load(
+        files.config,
+        overrides={"desired_retention": retention, "new_per_day": new},
+        explicit=files.explicit_config,
+    )
     store = Store(files.state, write=write)
     personal = store.fsrs_parameters()
-    scheduler = Scheduler(replace(settings.scheduler, parameters=personal) if personal else settings.scheduler)
+    scheduler = Scheduler(
+        replace(settings.scheduler, parameters=personal) if personal else settings.scheduler
+    )
     return settings, store, scheduler
 
 
@@ -75,8 +81,16 @@ class DrillStart:
     store: Store
 
 
-def start_drill(bank: Bank, questions: list[Question], options: DrillOptions, files: ScheduleFiles, *,
-                clock: Callable[[], datetime], grader, rng: random.Random | None = None) -> DrillStart:  # type: ignore[no-untyped-def]
+def start_drill(
+    bank: Bank,
+    questions: list[Question],
+    options: DrillOptions,
+    files: ScheduleFiles,
+    *,
+    clock: Callable[[], datetime],
+    grader,
+    rng: random.Random | None = None,
+) -> DrillStart:  # type: ignore[no-untyped-def]
     """Open the schedule and build the queue the mode asks for. A cram or an unrecorded mock
     still keeps what was typed, as practice, where the state can be written; on a read-only
     state it runs without keeping it (a drill that schedules is refused)."""
@@ -92,8 +106,27 @@ def start_drill(bank: Bank, questions: list[Question], options: DrillOptions, fi
     if options.mode == "mock":
         queue = mock_queue(questions, bank, options.count, rng)
     else:
-        queue = build_queue(bank, store, scheduler, clock(), questions, new_per_day=settings.new_per_day,
-                            limit=options.limit, shuffle=options.shuffle, cram=options.cram, rng=rng)
-    session = Session(bank, store, scheduler, clock, grader=grader, mode=options.mode, record=options.schedules,
-                      scope=frozenset(q.id for q in questions), keep_practice=keep_practice)
+        queue = build_queue(
+            bank,
+            store,
+            scheduler,
+            clock(),
+            questions,
+            new_per_day=settings.new_per_day,
+            limit=options.limit,
+            shuffle=options.shuffle,
+            cram=options.cram,
+            rng=rng,
+        )
+    session = Session(
+        bank,
+        store,
+        scheduler,
+        clock,
+        grader=grader,
+        mode=options.mode,
+        record=options.schedules,
+        scope=frozenset(q.id for q in questions),
+        keep_practice=keep_practice,
+    )
     return DrillStart(session, queue, questions, store)

@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Self
 
 from prep.errors import StateError
+from prep.state.copies import backup, quarantine
 from prep.state.migrations import MIGRATIONS, SCHEMA_VERSION
 from prep.state.sqlite import (
     SQLITE_READONLY,
     Connection,
     UnreadableWal,
-    backup,
     cannot_create_error,
     damaged_error,
     error_code,
@@ -33,7 +33,6 @@ from prep.state.sqlite import (
     open_read_only,
     open_writable,
     probe_write,
-    quarantine,
     quick_check,
     read_only_error,
     unchanged_since_check,
@@ -85,8 +84,10 @@ class StateDatabase:
             if is_corruption(exc):
                 raise self._damaged(str(exc)) from exc
             if not is_not_writable(exc):
-                raise StateError(f"cannot use the state database {self.path}: {exc}",
-                                 hint="run `prep state check` for what to do") from exc
+                raise StateError(
+                    f"cannot use the state database {self.path}: {exc}",
+                    hint="run `prep state check` for what to do",
+                ) from exc
             if not self.path.is_file():
                 raise cannot_create_error(self.path, exc) from exc
             if write:
@@ -116,8 +117,10 @@ class StateDatabase:
                 raise foreign_database_error(self.path, tables)
             schema = self._read_only_schema()
         except UnreadableWal as exc:
-            raise StateError(f"cannot read the state database {self.path}: {exc}",
-                             hint="open it once where it can be written") from None
+            raise StateError(
+                f"cannot read the state database {self.path}: {exc}",
+                hint="open it once where it can be written",
+            ) from None
         except sqlite3.DatabaseError as exc:
             self._close_quietly()
             if is_corruption(exc):
@@ -132,9 +135,11 @@ class StateDatabase:
             raise newer_schema_error(self.path, schema, SCHEMA_VERSION)
         if schema < SCHEMA_VERSION:
             self._close_quietly()
-            raise StateError(f"cannot write the state database {self.path}: read-only",
-                             hint=f"it is at schema {schema} and needs an upgrade to {SCHEMA_VERSION}, "
-                                  "which writes to it; open it once where it can be written")
+            raise StateError(
+                f"cannot write the state database {self.path}: read-only",
+                hint=f"it is at schema {schema} and needs an upgrade to {SCHEMA_VERSION}, "
+                "which writes to it; open it once where it can be written",
+            )
 
     def _read_only_schema(self) -> int:
         if not self.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'schema_migrations'").fetchone():

@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from prep.paths import state_path
+from prep.state.copies import kept_copies
 from prep.state.migrations import SCHEMA_VERSION
 from prep.state.sqlite import (
     UnreadableWal,
     foreign_tables,
     is_corruption,
-    kept_copies,
     not_sqlite_error,
     open_read_only,
     quick_check,
@@ -47,24 +47,43 @@ class Health:
     restore: list[tuple[str, str]] = field(default_factory=list)  # (what it does, shell command)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"path": str(self.path), "exists": self.exists, "ok": self.ok, "status": self.status,
-                "read_only": self.status == "read-only", "detail": self.detail,
-                "moved_aside_next": self.moved_next, "note": self.note,
-                "schema": self.schema, "reviews": self.reviews, "cards": self.cards,
-                "backups": [str(p) for p in self.backups], "damaged_copies": [str(p) for p in self.damaged],
-                "restore": [{"step": step, "command": command} for step, command in self.restore]}
+        return {
+            "path": str(self.path),
+            "exists": self.exists,
+            "ok": self.ok,
+            "status": self.status,
+            "read_only": self.status == "read-only",
+            "detail": self.detail,
+            "moved_aside_next": self.moved_next,
+            "note": self.note,
+            "schema": self.schema,
+            "reviews": self.reviews,
+            "cards": self.cards,
+            "backups": [str(p) for p in self.backups],
+            "damaged_copies": [str(p) for p in self.damaged],
+            "restore": [{"step": step, "command": command} for step, command in self.restore],
+        }
 
 
 def check(path: Path) -> Health:
     """Look at the database without changing it: SQLite's quick check (what prep runs when it
     opens the file) and full integrity check, whether it can be written, the kept copies, and
     the restore steps that apply."""
-    health = Health(path, path.exists(), True, "missing", "no state database yet (it is created by the first rating)",
-                    backups=kept_copies(path, "backup"), damaged=kept_copies(path, "damaged"))
+    health = Health(
+        path,
+        path.exists(),
+        True,
+        "missing",
+        "no state database yet (it is created by the first rating)",
+        backups=kept_copies(path, "backup"),
+        damaged=kept_copies(path, "damaged"),
+    )
     if health.exists:
         _inspect(health)
     elif health.damaged:
-        health.detail = "no state database now: the last one was found damaged and moved aside; prep starts a fresh one"
+        health.detail = (
+            "no state database now: the last one was found damaged and moved aside; prep starts a fresh one"
+        )
     health.restore = _restore_steps(health)
     return health
 
@@ -107,21 +126,35 @@ def _inspect(health: Health) -> None:
         return
     if foreign:
         health.ok, health.status = False, "not prep's"
-        health.detail = f"not a prep state database: another program's ({', '.join(foreign[:5])}); prep leaves it as it is"
+        health.detail = (
+            f"not a prep state database: another program's ({', '.join(foreign[:5])}); "
+            "prep leaves it as it is"
+        )
         return
     current = health.schema == SCHEMA_VERSION
     if writable(path):
         health.status, health.detail = "ok", "ok"
         if not current:
-            health.detail = (f"ok (schema {health.schema}; it is upgraded to {SCHEMA_VERSION} on the next run, after a backup)"
-                             if health.schema else "ok (empty; prep sets it up on the next run)")
+            health.detail = (
+                f"ok (schema {health.schema}; it is upgraded to {SCHEMA_VERSION} on the next run, after a "
+                "backup)"
+                if health.schema
+                else "ok (empty; prep sets it up on the next run)"
+            )
     elif current:
-        health.status, health.detail = "read-only", ("ok, but read-only: prep can read it (stats, history, next, " \
-                                                    "state export) but cannot record reviews in it")
+        health.status, health.detail = (
+            "read-only",
+            (
+                "ok, but read-only: prep can read it (stats, history, next, "
+                "state export) but cannot record reviews in it"
+            ),
+        )
     else:
         health.ok, health.status = False, "read-only"
-        health.detail = (f"read-only, and at schema {health.schema or 0}: prep must upgrade it to {SCHEMA_VERSION} "
-                         "before using it, which needs write access")
+        health.detail = (
+            f"read-only, and at schema {health.schema or 0}: prep must upgrade it to {SCHEMA_VERSION} "
+            "before using it, which needs write access"
+        )
 
 
 def _damaged(health: Health, detail: str) -> None:
@@ -129,12 +162,16 @@ def _damaged(health: Health, detail: str) -> None:
     health.ok, health.status, health.detail = False, "damaged", f"damaged: {detail}"
     if os.access(health.path.parent, os.W_OK):
         health.moved_next = True
-        health.note = (f"the next prep command that opens it (e.g. `{_prep(health.path)} next`) moves it aside to "
-                       f"{health.path.name}.damaged-<time>, with its WAL files, and the one after that starts a "
-                       "fresh database; the steps below apply then")
+        health.note = (
+            f"the next prep command that opens it (e.g. `{_prep(health.path)} next`) moves it aside to "
+            f"{health.path.name}.damaged-<time>, with its WAL files, and the one after that starts a "
+            "fresh database; the steps below apply then"
+        )
     else:
-        health.note = ("its directory is read-only, so prep cannot move it aside: copy it (with any -wal file) "
-                       "somewhere writable and run `prep --state COPY state check` there")
+        health.note = (
+            "its directory is read-only, so prep cannot move it aside: copy it (with any -wal file) "
+            "somewhere writable and run `prep --state COPY state check` there"
+        )
 
 
 def _failed(health: Health, exc: sqlite3.DatabaseError) -> None:
@@ -155,8 +192,12 @@ def _restore_steps(health: Health) -> list[tuple[str, str]]:
         if not os.access(path.parent, os.W_OK):
             return []  # the note says what to do first
         # Only the full integrity check fails: usually an index is inconsistent with its table.
-        return [("rebuild its indexes (with no prep running), then check again",
-                 f"sqlite3 {_q(path)} 'REINDEX' && {_prep(path)} state check")]
+        return [
+            (
+                "rebuild its indexes (with no prep running), then check again",
+                f"sqlite3 {_q(path)} 'REINDEX' && {_prep(path)} state check",
+            )
+        ]
     steps: list[tuple[str, str]] = []
     if health.backups:
         what = "copy the newest backup back (reviews made after it are not in it)"
@@ -166,14 +207,30 @@ def _restore_steps(health: Health) -> list[tuple[str, str]]:
     damaged = f"{path}.damaged-<time>" if in_place else health.damaged[0] if health.damaged else None
     if damaged:
         recovered = f"{path}.recovered"
-        steps.append((("salvage what the damaged copy still holds, with the sqlite3 shell "
-                      "(if its .recover fails, .dump in its place salvages less, but works in every build)"),
-                      f"sqlite3 {_q(damaged)} .recover | sqlite3 {_q(recovered)}"))
-        steps.append(("then merge what was salvaged into your history",
-                      (f"prep --state {_q(recovered)} state export {_q(recovered + '.jsonl')} && "
-                      f"{_prep(path)} state import {_q(recovered + '.jsonl')}")))
-    steps.append(("merge an export written earlier by `prep state export` (repeating it is harmless)",
-                  f"{_prep(path)} state import FILE.jsonl"))
+        steps.append(
+            (
+                (
+                    "salvage what the damaged copy still holds, with the sqlite3 shell "
+                    "(if its .recover fails, .dump in its place salvages less, but works in every build)"
+                ),
+                f"sqlite3 {_q(damaged)} .recover | sqlite3 {_q(recovered)}",
+            )
+        )
+        steps.append(
+            (
+                "then merge what was salvaged into your history",
+                (
+                    f"prep --state {_q(recovered)} state export {_q(recovered + '.jsonl')} && "
+                    f"{_prep(path)} state import {_q(recovered + '.jsonl')}"
+                ),
+            )
+        )
+    steps.append(
+        (
+            "merge an export written earlier by `prep state export` (repeating it is harmless)",
+            f"{_prep(path)} state import FILE.jsonl",
+        )
+    )
     return steps
 
 

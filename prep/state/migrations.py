@@ -53,7 +53,7 @@ def _m001_initial(db: sqlite3.Connection) -> None:
         CREATE INDEX reviews_question ON reviews(question_id, reviewed_at);
         CREATE INDEX reviews_time ON reviews(reviewed_at);
         CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-        """
+        """,
     )
 
 
@@ -82,10 +82,14 @@ def _m003_practice(db: sqlite3.Connection) -> None:
         );
         CREATE INDEX practice_question ON practice(question_id, practiced_at);
         CREATE INDEX practice_time ON practice(practiced_at);
-        """
+        """,
     )
 
 
 # Ordered: append new migrations, never edit or reorder applied ones.
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_m001_initial, _m002_review_verdict, _m003_practice)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
+    _m001_initial,
+    _m002_review_verdict,
+    _m003_practice,
+)
 SCHEMA_VERSION = len(MIGRATIONS)

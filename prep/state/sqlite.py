@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sqlite3
 import time
 import weakref
 from collections.abc import Callable
-from datetime import datetime
 from pathlib import Path
 
 from prep.errors import StateError, StateReadOnly
@@ -25,8 +23,6 @@ BUSY_TIMEOUT_MS = 10_000  # another prep process may hold the write lock briefly
 
 # Primary result codes (https://sqlite.org/rescode.html); extended codes keep them in the low byte.
 SQLITE_PERM, SQLITE_READONLY, SQLITE_CORRUPT, SQLITE_CANTOPEN, SQLITE_NOTADB = 3, 8, 11, 14, 26
-_SIDE_FILES = ("-wal", "-shm", "-journal")  # SQLite's files next to a database, named after it
-_STAMP = re.compile(r"(\d{8}-\d{6})(?:-(\d+))?$")
 
 
 def error_code(exc: BaseException) -> int | None:
@@ -41,12 +37,18 @@ def is_corruption(exc: BaseException) -> bool:
 
 def is_not_writable(exc: BaseException) -> bool:
     """The file (or its directory) cannot be written or created: read-only, permissions."""
-    return isinstance(exc, sqlite3.DatabaseError) and error_code(exc) in (SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM)
+    return isinstance(exc, sqlite3.DatabaseError) and error_code(exc) in (
+        SQLITE_READONLY,
+        SQLITE_CANTOPEN,
+        SQLITE_PERM,
+    )
 
 
 def read_only_error(path: Path) -> StateError:
-    return StateReadOnly(f"cannot write the state database {path}: read-only",
-                      hint="commands that only read (stats, history, next, state export, state check) still work")
+    return StateReadOnly(
+        f"cannot write the state database {path}: read-only",
+        hint="commands that only read (stats, history, next, state export, state check) still work",
+    )
 
 
 def write_error(path: Path, exc: sqlite3.Error) -> StateError:
@@ -58,8 +60,10 @@ def write_error(path: Path, exc: sqlite3.Error) -> StateError:
 
 def cannot_create_error(path: Path, exc: BaseException) -> StateError:
     if path.is_dir():
-        return StateError(f"{path} is a directory, not a state database file",
-                          hint=f"name a file in it, e.g. {path / 'state.sqlite3'}")
+        return StateError(
+            f"{path} is a directory, not a state database file",
+            hint=f"name a file in it, e.g. {path / 'state.sqlite3'}",
+        )
     blocking = next((p for p in path.parents if p.exists() and not p.is_dir()), None)
     if blocking is not None:
         return StateError(f"cannot create the state database {path}: {blocking} is a file, not a directory")
@@ -68,18 +72,27 @@ def cannot_create_error(path: Path, exc: BaseException) -> StateError:
     return StateError(f"cannot create the state database {path}: {getattr(exc, 'strerror', None) or exc}")
 
 
-def damaged_error(path: Path, detail: str, *, moved: Path | None = None, failure: OSError | None = None) -> StateError:
+def damaged_error(
+    path: Path, detail: str, *, moved: Path | None = None, failure: OSError | None = None
+) -> StateError:
     if moved is None:
-        return StateError(f"the state database {path} is damaged ({detail}) and could not be moved aside: "
-                          f"{getattr(failure, 'strerror', None) or failure}", hint="run `prep state check` for what to do")
-    return StateError(f"the state database {path} is damaged ({detail}); it was moved aside to {moved.name}",
-                      hint="the next run starts a fresh one; `prep state check` says how to restore your history")
+        return StateError(
+            f"the state database {path} is damaged ({detail}) and could not be moved aside: "
+            f"{getattr(failure, 'strerror', None) or failure}",
+            hint="run `prep state check` for what to do",
+        )
+    return StateError(
+        f"the state database {path} is damaged ({detail}); it was moved aside to {moved.name}",
+        hint="the next run starts a fresh one; `prep state check` says how to restore your history",
+    )
 
 
 def foreign_database_error(path: Path, tables: list[str]) -> StateError:
     shown = ", ".join(tables[:5]) + (", ..." if len(tables) > 5 else "")
-    return StateError(f"{path} is not a prep state database (it holds {shown}); prep leaves it as it is",
-                      hint="point --state or $PREP_STATE at a file of prep's own, or at a new one")
+    return StateError(
+        f"{path} is not a prep state database (it holds {shown}); prep leaves it as it is",
+        hint="point --state or $PREP_STATE at a file of prep's own, or at a new one",
+    )
 
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -96,9 +109,11 @@ def not_sqlite_error(path: Path) -> StateError | None:
         return None  # not a readable regular file: the open that follows says what is wrong
     if not head or head == SQLITE_HEADER:
         return None
-    return StateError(f"{path} is not an SQLite database, so not a prep state file; prep leaves it as it is",
-                      hint="point --state or $PREP_STATE at your state file; if this was it and it is "
-                           "damaged beyond recognition, move it away and run `prep state check`")
+    return StateError(
+        f"{path} is not an SQLite database, so not a prep state file; prep leaves it as it is",
+        hint="point --state or $PREP_STATE at your state file; if this was it and it is "
+        "damaged beyond recognition, move it away and run `prep state check`",
+    )
 
 
 def foreign_tables(db: sqlite3.Connection) -> list[str]:
@@ -108,18 +123,26 @@ def foreign_tables(db: sqlite3.Connection) -> list[str]:
 
     Every statement is read to its end (fetchall), so that no read lock is still held when the
     caller switches the file to WAL: two first opens holding one each would deadlock."""
-    objects = sorted(f"{r[0]} {r[1]}" for r in db.execute("SELECT type, name FROM sqlite_master").fetchall()
-                     if not r[1].startswith("sqlite_"))
+    objects = sorted(
+        f"{r[0]} {r[1]}"
+        for r in db.execute("SELECT type, name FROM sqlite_master").fetchall()
+        if not r[1].startswith("sqlite_")
+    )
     if any(o == "table schema_migrations" for o in objects):
         return []
-    marks = [f"{pragma} {value}" for pragma in ("application_id", "user_version")
-             if (value := db.execute(f"PRAGMA {pragma}").fetchall()[0][0])]
+    marks = [
+        f"{pragma} {value}"
+        for pragma in ("application_id", "user_version")
+        if (value := db.execute(f"PRAGMA {pragma}").fetchall()[0][0])
+    ]
     return objects + marks
 
 
 def newer_schema_error(path: Path, schema: int, known: int) -> StateError:
-    return StateError(f"{path} was written by a newer prep (schema {schema}, this prep knows {known})",
-                      hint="upgrade prep to use this state file")
+    return StateError(
+        f"{path} was written by a newer prep (schema {schema}, this prep knows {known})",
+        hint="upgrade prep to use this state file",
+    )
 
 
 class Cursor(sqlite3.Cursor):
@@ -210,8 +233,9 @@ def _uri(path: Path, options: str) -> str:
 
 
 def _connect(target: str | Path, *, uri: bool = False) -> Connection:
-    db = sqlite3.connect(target, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, uri=uri,
-                         factory=Connection)
+    db = sqlite3.connect(
+        target, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, uri=uri, factory=Connection
+    )
     db.row_factory = sqlite3.Row
     return db
 
@@ -275,8 +299,10 @@ def open_read_only(path: Path) -> Connection:
             raise
         wal = Path(f"{path}-wal")
         if wal.exists() and wal.stat().st_size > 0:
-            raise UnreadableWal(f"its write-ahead log {wal.name} holds changes, and reading them needs write "
-                                "access (to create its index, -shm)") from exc
+            raise UnreadableWal(
+                f"its write-ahead log {wal.name} holds changes, and reading them needs write "
+                "access (to create its index, -shm)"
+            ) from exc
     return _connect(_uri(path, "immutable=1"), uri=True)
 
 
@@ -349,57 +375,6 @@ def probe_write(db: sqlite3.Connection) -> None:
             db.execute("ROLLBACK")
 
 
-def _stamp() -> str:
-    return datetime.now().strftime("%Y%m%d-%H%M%S")
-
-
-def _free_name(path: Path, label: str) -> Path:
-    """``NAME.LABEL-STAMP``, with -2, -3... if that name (or its WAL files) is taken."""
-    base = f"{path.name}.{label}-{_stamp()}"
-    candidate, n = path.with_name(base), 1
-    while any(Path(f"{candidate}{s}").exists() for s in ("", *_SIDE_FILES)):
-        n += 1
-        candidate = path.with_name(f"{base}-{n}")
-    return candidate
-
-
-def quarantine(path: Path) -> Path:
-    """Move a damaged database and its WAL files aside (never over an earlier copy); the caller
-    has closed every connection to it. Raises OSError if the directory cannot be written."""
-    target = _free_name(path, "damaged")
-    for suffix in ("", *_SIDE_FILES):
-        source = Path(f"{path}{suffix}")
-        if source.exists():
-            source.rename(Path(f"{target}{suffix}"))
-    return target
-
-
-def backup(db: sqlite3.Connection, path: Path, label: str) -> Path:
-    """A consistent copy of the open database next to it (SQLite's online backup API)."""
-    target = _free_name(path, f"backup-{label}")
-    copy = sqlite3.connect(target)
-    try:
-        db.backup(copy)
-    finally:
-        copy.close()
-    return target
-
-
-def kept_copies(path: Path, kind: str) -> list[Path]:
-    """The copies of one *kind* ("backup" or "damaged") next to the database, newest first;
-    their -wal/-shm files are not copies of their own."""
-    if not path.parent.is_dir():
-        return []
-    found = [p for p in path.parent.glob(f"{path.name}.{kind}-*")
-             if not p.name.endswith(_SIDE_FILES) and p.is_file()]
-
-    def newest(p: Path) -> tuple[str, int, float]:
-        match = _STAMP.search(p.name)
-        return (match.group(1), int(match.group(2) or 1), p.stat().st_mtime) if match else ("", 0, p.stat().st_mtime)
-
-    return sorted(found, key=newest, reverse=True)
-
-
 def writable(path: Path) -> bool:
     """Whether a healthy database can be written (what `prep state check` reports), asked of
     SQLite itself with the same harmless probe the store uses."""
@@ -416,4 +391,3 @@ def writable(path: Path) -> bool:
     finally:
         db.close()
     return True
-

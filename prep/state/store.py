@@ -18,12 +18,33 @@ from typing import Any
 from prep.errors import StateError
 from prep.state.cards import CardState, format_time, parse_time
 from prep.state.database import StateDatabase
+from prep.state.reports import ReportQueries
 from prep.state.sqlite import Connection
 
 # The columns of a review and of a practice answer that move with an export (not the row id).
-REVIEW_FIELDS = ("question_id", "reviewed_at", "rating", "suggested", "score", "elapsed_seconds", "answer",
-                 "mode", "content_hash", "verdict", "card_before")
-PRACTICE_FIELDS = ("question_id", "practiced_at", "mode", "rating", "score", "verdict", "elapsed_seconds", "answer")
+REVIEW_FIELDS = (
+    "question_id",
+    "reviewed_at",
+    "rating",
+    "suggested",
+    "score",
+    "elapsed_seconds",
+    "answer",
+    "mode",
+    "content_hash",
+    "verdict",
+    "card_before",
+)
+PRACTICE_FIELDS = (
+    "question_id",
+    "practiced_at",
+    "mode",
+    "rating",
+    "score",
+    "verdict",
+    "elapsed_seconds",
+    "answer",
+)
 
 
 @dataclass(frozen=True)
@@ -40,7 +61,7 @@ class Review:
     content_hash: str | None
 
 
-class Store(StateDatabase):
+class Store(StateDatabase, ReportQueries):
     """The review state: cards, the review log, practice answers and settings. Every SQL
     statement prep runs on it is a named method here (or in its report queries)."""
 
@@ -79,14 +100,28 @@ class Store(StateDatabase):
 
     # --- the review log --------------------------------------------------------------------
 
-    def record(self, before: CardState | None, after: CardState, *, reviewed_at: datetime, rating: int,
-               **details: Any) -> int:
+    def record(
+        self,
+        before: CardState | None,
+        after: CardState,
+        *,
+        reviewed_at: datetime,
+        rating: int,
+        **details: Any,
+    ) -> int:
         """Append a review and save the card's new state, atomically. Returns the review id."""
         with self.transaction() as db:
             return _append_review(db, before, after, reviewed_at, rating, **details)
 
-    def review(self, question_id: str, schedule: Callable[[CardState | None], CardState], *,
-               reviewed_at: datetime, rating: int, **details: Any) -> tuple[int, CardState]:
+    def review(
+        self,
+        question_id: str,
+        schedule: Callable[[CardState | None], CardState],
+        *,
+        reviewed_at: datetime,
+        rating: int,
+        **details: Any,
+    ) -> tuple[int, CardState]:
         """Read the card, schedule it and record the review in one write transaction, so two
         processes rating the same card at once each build on the other's rating, not on the
         state both read before. Returns the review id and the card's new state."""
@@ -99,7 +134,9 @@ class Store(StateDatabase):
     def undo(self, review_id: int) -> str:
         """Remove a review and restore the card as it was before it. Returns the question id."""
         with self.transaction() as db:
-            row = db.execute("SELECT question_id, card_before FROM reviews WHERE id = ?", (review_id,)).fetchone()
+            row = db.execute(
+                "SELECT question_id, card_before FROM reviews WHERE id = ?", (review_id,)
+            ).fetchone()
             if row is None:
                 raise StateError(f"review {review_id} is not in the database (already undone?)")
             db.execute("DELETE FROM reviews WHERE id = ?", (review_id,))
@@ -130,8 +167,13 @@ class Store(StateDatabase):
 
     def history_ids(self) -> set[str]:
         """Every question id the history has a card, a review or a practice answer for."""
-        return {r[0] for r in self.db.execute(
-            "SELECT question_id FROM cards UNION SELECT question_id FROM reviews UNION SELECT question_id FROM practice")}
+        return {
+            r[0]
+            for r in self.db.execute(
+                "SELECT question_id FROM cards UNION SELECT question_id FROM reviews UNION SELECT "
+                "question_id FROM practice"
+            )
+        }
 
     def has_history(self, question_id: str) -> bool:
         row = self.db.execute(
@@ -143,14 +185,33 @@ class Store(StateDatabase):
 
     # --- practice: cram and unrecorded mock answers, kept but never scheduled ----------------
 
-    def log_practice(self, question_id: str, *, practiced_at: datetime, mode: str, rating: int | None = None,
-                     score: int | None = None, verdict: str | None = None, elapsed_seconds: float | None = None,
-                     answer: str | None = None) -> int:
+    def log_practice(
+        self,
+        question_id: str,
+        *,
+        practiced_at: datetime,
+        mode: str,
+        rating: int | None = None,
+        score: int | None = None,
+        verdict: str | None = None,
+        elapsed_seconds: float | None = None,
+        answer: str | None = None,
+    ) -> int:
         with self.transaction() as db:
             cursor = db.execute(
-                "INSERT INTO practice (question_id, practiced_at, mode, rating, score, verdict, elapsed_seconds, answer)"
+                "INSERT INTO practice (question_id, practiced_at, mode, rating, score, verdict, "
+                "elapsed_seconds, answer)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (question_id, format_time(practiced_at), mode, rating, score, verdict, elapsed_seconds, answer),
+                (
+                    question_id,
+                    format_time(practiced_at),
+                    mode,
+                    rating,
+                    score,
+                    verdict,
+                    elapsed_seconds,
+                    answer,
+                ),
             )
             return int(cursor.lastrowid)
 
@@ -160,8 +221,11 @@ class Store(StateDatabase):
             db.execute("DELETE FROM practice WHERE id = ?", (practice_id,))
 
     def practice(self, question_id: str) -> list[sqlite3.Row]:
-        return list(self.db.execute("SELECT * FROM practice WHERE question_id = ? ORDER BY practiced_at, id",
-                                    (question_id,)))
+        return list(
+            self.db.execute(
+                "SELECT * FROM practice WHERE question_id = ? ORDER BY practiced_at, id", (question_id,)
+            )
+        )
 
     @contextmanager
     def renaming(self, old: str, new: str) -> Iterator[tuple[int, int]]:
@@ -172,8 +236,13 @@ class Store(StateDatabase):
             if self.has_history(new):
                 raise StateError(f"the state database already has history for {new!r}")
             db.execute("UPDATE cards SET question_id = ? WHERE question_id = ?", (new, old))
-            practice = db.execute("UPDATE practice SET question_id = ? WHERE question_id = ?", (new, old)).rowcount
-            yield db.execute("UPDATE reviews SET question_id = ? WHERE question_id = ?", (new, old)).rowcount, practice
+            practice = db.execute(
+                "UPDATE practice SET question_id = ? WHERE question_id = ?", (new, old)
+            ).rowcount
+            yield (
+                db.execute("UPDATE reviews SET question_id = ? WHERE question_id = ?", (new, old)).rowcount,
+                practice,
+            )
 
     # --- settings --------------------------------------------------------------------------
 
@@ -193,7 +262,6 @@ class Store(StateDatabase):
     def set_fsrs_parameters(self, parameters: list[float]) -> None:
         self.set_setting("fsrs_parameters", json.dumps(list(parameters)))
 
-
     def save_card(self, card: CardState, content_hash: str | None = None) -> None:
         """Write one card's state as it is (no review): for tools that build a history."""
         with self.transaction() as db:
@@ -207,32 +275,56 @@ class Store(StateDatabase):
         hashes = self.content_hashes()
         for qid, card in sorted(self.cards().items()):
             yield "card", {**card.to_dict(), "content_hash": hashes.get(qid)}
-        for row in self.db.execute(f"SELECT {', '.join(REVIEW_FIELDS)} FROM reviews ORDER BY reviewed_at, question_id, id"):
+        for row in self.db.execute(
+            f"SELECT {', '.join(REVIEW_FIELDS)} FROM reviews ORDER BY reviewed_at, question_id, id"
+        ):
             yield "review", {k: row[k] for k in REVIEW_FIELDS}
         for row in self.db.execute(
             f"SELECT {', '.join(PRACTICE_FIELDS)} FROM practice ORDER BY practiced_at, question_id, id"
         ):
             yield "practice", {k: row[k] for k in PRACTICE_FIELDS}
 
-    def merge(self, cards: list[tuple[CardState, str | None]], reviews: list[dict[str, Any]],
-              practice: list[dict[str, Any]]) -> dict[str, int]:
+    def merge(
+        self,
+        cards: list[tuple[CardState, str | None]],
+        reviews: list[dict[str, Any]],
+        practice: list[dict[str, Any]],
+    ) -> dict[str, int]:
         """Add what the state does not have yet, in one transaction: reviews and practice answers by
         (question, time), cards where the incoming one was reviewed later. Returns the counts."""
-        counts = dict.fromkeys(("reviews_added", "reviews_present", "cards_added", "cards_updated", "cards_kept",
-                                "practice_added", "practice_present"), 0)
+        counts = dict.fromkeys(
+            (
+                "reviews_added",
+                "reviews_present",
+                "cards_added",
+                "cards_updated",
+                "cards_kept",
+                "practice_added",
+                "practice_present",
+            ),
+            0,
+        )
         with self.transaction() as db:
-            for table, rows, stamp, fields in (("reviews", reviews, "reviewed_at", REVIEW_FIELDS),
-                                               ("practice", practice, "practiced_at", PRACTICE_FIELDS)):
+            for table, rows, stamp, fields in (
+                ("reviews", reviews, "reviewed_at", REVIEW_FIELDS),
+                ("practice", practice, "practiced_at", PRACTICE_FIELDS),
+            ):
                 for row in rows:
-                    if db.execute(f"SELECT 1 FROM {table} WHERE question_id = ? AND {stamp} = ?",
-                                  (row["question_id"], row[stamp])).fetchone():
+                    if db.execute(
+                        f"SELECT 1 FROM {table} WHERE question_id = ? AND {stamp} = ?",
+                        (row["question_id"], row[stamp]),
+                    ).fetchone():
                         counts[f"{table}_present"] += 1
                         continue
-                    db.execute(f"INSERT INTO {table} ({', '.join(fields)}) VALUES ({', '.join('?' * len(fields))})",
-                               tuple(row[k] for k in fields))
+                    db.execute(
+                        f"INSERT INTO {table} ({', '.join(fields)}) VALUES ({', '.join('?' * len(fields))})",
+                        tuple(row[k] for k in fields),
+                    )
                     counts[f"{table}_added"] += 1
             for card, content in cards:
-                row = db.execute("SELECT last_review FROM cards WHERE question_id = ?", (card.question_id,)).fetchone()
+                row = db.execute(
+                    "SELECT last_review FROM cards WHERE question_id = ?", (card.question_id,)
+                ).fetchone()
                 if row is None:
                     counts["cards_added"] += 1
                 elif row[0] is None or (card.last_review and card.last_review > parse_time(row[0])):
@@ -255,16 +347,38 @@ class Store(StateDatabase):
         return {"questions": len(gone), "reviews": reviews, "cards": cards, "practice": practice}
 
 
-def _append_review(db: Connection, before: CardState | None, after: CardState, reviewed_at: datetime, rating: int,
-                   *, suggested: int | None = None, score: int | None = None, elapsed_seconds: float | None = None,
-                   answer: str | None = None, mode: str | None = None, content_hash: str | None = None,
-                   verdict: str | None = None) -> int:
+def _append_review(
+    db: Connection,
+    before: CardState | None,
+    after: CardState,
+    reviewed_at: datetime,
+    rating: int,
+    *,
+    suggested: int | None = None,
+    score: int | None = None,
+    elapsed_seconds: float | None = None,
+    answer: str | None = None,
+    mode: str | None = None,
+    content_hash: str | None = None,
+    verdict: str | None = None,
+) -> int:
     cursor = db.execute(
         "INSERT INTO reviews (question_id, reviewed_at, rating, suggested, score,"
         " elapsed_seconds, answer, mode, content_hash, card_before, verdict)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (after.question_id, format_time(reviewed_at), rating, suggested, score, elapsed_seconds, answer, mode,
-         content_hash, json.dumps(before.to_dict()) if before else None, verdict),
+        (
+            after.question_id,
+            format_time(reviewed_at),
+            rating,
+            suggested,
+            score,
+            elapsed_seconds,
+            answer,
+            mode,
+            content_hash,
+            json.dumps(before.to_dict()) if before else None,
+            verdict,
+        ),
     )
     _save_card(db, after, content_hash)
     return int(cursor.lastrowid)
@@ -316,4 +430,3 @@ def _review(row: sqlite3.Row) -> Review:
         mode=row["mode"],
         content_hash=row["content_hash"],
     )
-

@@ -15,8 +15,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
-from prep.bank.names import ID_PATTERN
 from prep.bank.messages import dotted_path, validation_message
+from prep.bank.names import ID_PATTERN
 from prep.errors import InvalidInput, Problem, StateError, display_path
 from prep.state.cards import CardState, format_time, parse_time
 from prep.state.store import Store
@@ -55,14 +55,18 @@ def import_lines(store: Store, path: Path) -> ImportReport:
     return ImportReport(**store.merge(cards, reviews, practice))
 
 
-def parse_export(path: Path) -> tuple[list[tuple[CardState, str | None]], list[dict[str, Any]], list[dict[str, Any]]]:
+def parse_export(
+    path: Path,
+) -> tuple[list[tuple[CardState, str | None]], list[dict[str, Any]], list[dict[str, Any]]]:
     """The cards (with their content hash), reviews and practice answers of an export, every
     line checked; raises InvalidInput listing each bad line."""
     display = display_path(path)
     problems: list[Problem] = []
     records = _json_records(path, display, problems)
     if not records or records[0][1].get("type") != FORMAT:
-        problems.insert(0, Problem(display, 1, 1, f"not a prep state export (the first line must have type {FORMAT!r})"))
+        problems.insert(
+            0, Problem(display, 1, 1, f"not a prep state export (the first line must have type {FORMAT!r})")
+        )
     cards: list[tuple[CardState, str | None]] = []
     reviews: list[dict[str, Any]] = []
     practice: list[dict[str, Any]] = []
@@ -75,8 +79,12 @@ def parse_export(path: Path) -> tuple[list[tuple[CardState, str | None]], list[d
         try:
             fields = model.model_validate(record).model_dump()
         except ValidationError as exc:
-            problems.extend(Problem(display, number, 1, f"bad {kind}: {dotted_path(e['loc'])}: {validation_message(e, model)}")
-                            for e in exc.errors(include_url=False))
+            problems.extend(
+                Problem(
+                    display, number, 1, f"bad {kind}: {dotted_path(e['loc'])}: {validation_message(e, model)}"
+                )
+                for e in exc.errors(include_url=False)
+            )
             continue
         if kind == "card":
             content = fields.pop("content_hash")
@@ -127,7 +135,9 @@ def _card_before(value: Any) -> str | None:
     if value is None:
         return None
     try:
-        CardState.from_dict(_CardRecord.model_validate(json.loads(value)).model_dump(exclude={"content_hash"}))
+        CardState.from_dict(
+            _CardRecord.model_validate(json.loads(value)).model_dump(exclude={"content_hash"})
+        )
     except (TypeError, ValueError) as exc:
         raise ValueError("expected the JSON of a card") from exc
     return str(value)
@@ -179,7 +189,9 @@ class _CardRecord(BaseModel):
     state: int = Field(ge=1, le=3)
     step: int | None = Field(default=0, ge=0)
     stability: float | None = Field(default=None, ge=0, allow_inf_nan=False)
-    difficulty: float | None = Field(default=None, ge=1, le=10, allow_inf_nan=False)  # FSRS keeps it in [1, 10]
+    difficulty: float | None = Field(
+        default=None, ge=1, le=10, allow_inf_nan=False
+    )  # FSRS keeps it in [1, 10]
     last_review: Timestamp | None = None
     reps: int = Field(default=0, ge=0)
     lapses: int = Field(default=0, ge=0)
@@ -195,4 +207,8 @@ def orphans(store: Store, keep: set[str]) -> list[str]:
     return sorted(store.history_ids() - keep)
 
 
-_RECORDS: dict[Any, type[BaseModel]] = {"card": _CardRecord, "review": _ReviewRecord, "practice": _PracticeRecord}
+_RECORDS: dict[Any, type[BaseModel]] = {
+    "card": _CardRecord,
+    "review": _ReviewRecord,
+    "practice": _PracticeRecord,
+}

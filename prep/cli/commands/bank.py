@@ -1,50 +1,13 @@
 """Commands that read the bank: validate, list, show, search."""
 
-
-import json
 from typing import Annotated
 
 import typer
 
 from prep.cli.context import AppContext
+from prep.cli.options import CategoryOption, JsonOption, KindOption, QuestionArgument, TagOption, filters
+from prep.cli.plain import emit_json
 from prep.errors import EXIT_INVALID_BANK
-
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of the usual output.")]
-CategoryOption = Annotated[
-    list[str] | None,
-    typer.Option("--category", "-c", metavar="CATEGORY", help="Only this category (repeat for several).", show_default=False),
-]
-TagOption = Annotated[
-    list[str] | None,
-    typer.Option("--tag", "-t", metavar="TAG", help="Only questions with this tag (repeat for any of several).", show_default=False),
-]
-KindOption = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--kind", "-k", metavar="KIND", help="Only this kind: technical, behavioral, strategy or ask (repeatable).",
-        show_default=False,
-    ),
-]
-
-
-def emit_json(data: object) -> None:
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
-
-
-def read_stdin_text() -> str:
-    """All of standard input as text; bytes that are not UTF-8 are an error, not a crash later."""
-    import sys
-
-    from prep.errors import UsageError
-
-    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
-    if isinstance(data, str):
-        return data
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"standard input is not valid UTF-8 text (byte {data[exc.start]:#04x} at offset "
-                         f"{exc.start})") from None
 
 
 def question_json(bank, question) -> dict:  # type: ignore[no-untyped-def]
@@ -87,7 +50,12 @@ def list_questions(
     kind: KindOption = None,
     search: Annotated[
         str | None,
-        typer.Option("--search", "-s", metavar="TEXT", help="Fuzzy text to look for in ids, prompts, key points, tags and answers."),
+        typer.Option(
+            "--search",
+            "-s",
+            metavar="TEXT",
+            help="Fuzzy text to look for in ids, prompts, key points, tags and answers.",
+        ),
     ] = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -97,7 +65,7 @@ def list_questions(
 
     app: AppContext = ctx.obj
     bank = app.bank()
-    questions = select(bank, categories=category or (), tags=tag or (), kinds=kind or ())
+    questions = select(bank, **filters(category, tag, kind))
     hits = find(bank, search, questions) if search is not None else None
     if as_json:
         rows = [h.question for h in hits] if hits is not None else questions
@@ -108,8 +76,12 @@ def list_questions(
 
 def search(
     ctx: typer.Context,
-    text: Annotated[str, typer.Argument(metavar="TEXT", help="What to look for; typos and word order are tolerated.")],
-    limit: Annotated[int, typer.Option("--limit", "-l", metavar="N", min=1, help="Show at most this many matches.")] = 20,
+    text: Annotated[
+        str, typer.Argument(metavar="TEXT", help="What to look for; typos and word order are tolerated.")
+    ],
+    limit: Annotated[
+        int, typer.Option("--limit", "-l", metavar="N", min=1, help="Show at most this many matches.")
+    ] = 20,
     as_json: JsonOption = False,
 ) -> None:
     """Fuzzy-search prompts, key points, tags and answers, best match first."""
@@ -121,8 +93,13 @@ def search(
     if as_json:
         emit_json(
             [
-                {"id": h.question.id, "score": round(h.score, 1), "field": h.field, "text": h.text,
-                 "prompt": h.question.prompt}
+                {
+                    "id": h.question.id,
+                    "score": round(h.score, 1),
+                    "field": h.field,
+                    "text": h.text,
+                    "prompt": h.question.prompt,
+                }
                 for h in hits
             ]
         )
@@ -144,10 +121,15 @@ def _print_table(bank, questions, hits) -> None:  # type: ignore[no-untyped-def]
 
 def show(
     ctx: typer.Context,
-    question_id: Annotated[str, typer.Argument(metavar="ID", help="The question's id (see `prep list`).")],
+    question_id: QuestionArgument,
     no_answer: Annotated[bool, typer.Option("--no-answer", help="Hide the prepared answer.")] = False,
-    aliases: Annotated[bool, typer.Option("--aliases", help="Also list every other phrasing of each key point "
-                                                             "and pitfall that the grader accepts.")] = False,
+    aliases: Annotated[
+        bool,
+        typer.Option(
+            "--aliases",
+            help="Also list every other phrasing of each key point and pitfall that the grader accepts.",
+        ),
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Show one question: prompt, key points, pitfalls, your answer and follow-ups."""

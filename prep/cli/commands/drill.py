@@ -1,15 +1,14 @@
 """`prep drill` and `prep next`: spaced-repetition sessions over the bank."""
 
-
 from enum import Enum
 from typing import Annotated
 
 import typer
 
 from prep.cli.context import AppContext
+from prep.cli.options import CategoryOption, KindOption, TagOption, filters, option
+from prep.cli.plain import counted, emit_json
 from prep.errors import EXIT_INTERRUPTED
-from prep.cli.wording import counted
-from prep.cli.commands.bank import CategoryOption, KindOption, TagOption, emit_json
 
 
 class DrillMode(str, Enum):
@@ -26,38 +25,66 @@ def _mode(value: str | DrillMode) -> DrillMode:
         raise typer.BadParameter(f"{value!r} is not a mode; choose type, flip or mock") from None
 
 
+NewCards = Annotated[
+    int | None,
+    option("--new", "-n", metavar="N", min=0, help="New cards allowed today (default 10, or the config)."),
+]
+Limit = Annotated[
+    int | None,
+    option(
+        "--limit",
+        "-l",
+        metavar="N",
+        min=1,
+        help="Stop after this many cards; follow-ups you accept and cards you rate Again come on top.",
+    ),
+]
+Shuffle = Annotated[bool, typer.Option("--shuffle", help="Shuffle the order of due and new cards.")]
+Cram = Annotated[
+    bool, typer.Option("--cram", help="Drill anything, weakest first, without touching the schedule.")
+]
+Mode = Annotated[
+    DrillMode,
+    typer.Option(
+        "--mode",
+        "-m",
+        metavar="MODE",
+        parser=_mode,
+        help="type: type answers and get graded; flip: "
+        "reveal and self-grade; mock: a timed mock interview with a report at the end.",
+    ),
+]
+Count = Annotated[int, typer.Option("--count", metavar="N", min=1, help="Questions in a mock interview.")]
+Record = Annotated[
+    bool, typer.Option("--record", help="Mock mode: let the mock interview's grades update the schedule.")
+]
+Retention = Annotated[
+    float | None,
+    option(
+        "--retention",
+        metavar="0.5-0.99",
+        min=0.5,
+        max=0.99,
+        help="Desired retention for scheduling (default 0.9, or the config).",
+    ),
+]
+SummaryJson = Annotated[bool, typer.Option("--json", help="Print the session summary as JSON at the end.")]
+
+
 def drill(
     ctx: typer.Context,
     category: CategoryOption = None,
     tag: TagOption = None,
     kind: KindOption = None,
-    new: Annotated[
-        int | None, typer.Option("--new", "-n", metavar="N", min=0, help="New cards allowed today (default 10, or the config).",
-                                    show_default=False)
-    ] = None,
-    limit: Annotated[
-        int | None, typer.Option("--limit", "-l", metavar="N", min=1, help="Stop after this many cards; follow-ups you accept and cards you rate Again come on top.", show_default=False)
-    ] = None,
-    shuffle: Annotated[bool, typer.Option("--shuffle", help="Shuffle the order of due and new cards.")] = False,
-    cram: Annotated[
-        bool, typer.Option("--cram", help="Drill anything, weakest first, without touching the schedule.")
-    ] = False,
-    mode: Annotated[
-        DrillMode,
-        typer.Option("--mode", "-m", metavar="MODE", parser=_mode,
-                     help="type: type answers and get graded; flip: reveal and self-grade; "
-                     "mock: a timed mock interview with a report at the end."),
-    ] = DrillMode.type,
-    count: Annotated[int, typer.Option("--count", metavar="N", min=1, help="Questions in a mock interview.")] = 8,
-    record: Annotated[
-        bool, typer.Option("--record", help="Mock mode: let the mock interview's grades update the schedule.")
-    ] = False,
-    retention: Annotated[
-        float | None, typer.Option("--retention", metavar="0.5-0.99", min=0.5, max=0.99,
-                                      help="Desired retention for scheduling (default 0.9, or the config).",
-                                      show_default=False)
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the session summary as JSON at the end.")] = False,
+    new: NewCards = None,
+    limit: Limit = None,
+    shuffle: Shuffle = False,
+    cram: Cram = False,
+    mode: Mode = DrillMode.type,
+    count: Count = 8,
+    record: Record = False,
+    retention: Retention = None,
+    as_json: SummaryJson = False,
 ) -> None:
     """Drill questions with spaced repetition: due cards first, then new ones.
 
@@ -76,9 +103,17 @@ def drill(
 
     app: AppContext = ctx.obj
     bank = app.bank()
-    questions = select(bank, categories=category or (), tags=tag or (), kinds=kind or ())
-    options = DrillOptions(mode=mode.value, new=new, limit=limit, shuffle=shuffle, cram=cram, count=count,
-                           record=record, retention=retention)
+    questions = select(bank, **filters(category, tag, kind))
+    options = DrillOptions(
+        mode=mode.value,
+        new=new,
+        limit=limit,
+        shuffle=shuffle,
+        cram=cram,
+        count=count,
+        record=record,
+        retention=retention,
+    )
     started = start_drill(bank, questions, options, app.schedule_files, clock=clock.now, grader=grade)
     session = started.session
     # With --json, stdout carries only the summary: the session itself is shown on stderr.
@@ -90,8 +125,10 @@ def drill(
     elif not started.queue:
         _, next_due = due_outlook(started.store, bank, clock.now(), session.scope)
         when = when_text(next_due) if next_due else "none scheduled (nothing here reviewed yet)"
-        ui.out.print(f"Nothing to drill now. Next card due: {when}.\n"
-                     "Use --cram to drill anyway, or --new N to allow more new cards today.")
+        ui.out.print(
+            f"Nothing to drill now. Next card due: {when}.\n"
+            "Use --cram to drill anyway, or --new N to allow more new cards today."
+        )
     if not started.queue:
         if as_json:
             emit_json(session.finish().to_dict())
@@ -117,7 +154,10 @@ def _edit_during_drill(app: AppContext, session, question) -> str:  # type: igno
     bank, problems = check_bank(app.bank_location())
     if problems:
         first = "; ".join(str(p) for p in problems[:2])
-        return f"the bank now has {counted(len(problems), 'problem')}, so the old text is used: {first} (fix with `prep validate`)"
+        return (
+            f"the bank now has {counted(len(problems), 'problem')}, so the old text is used: {first} "
+            "(fix with `prep validate`)"
+        )
     session.bank = bank
     return "question reloaded"
 
@@ -143,7 +183,7 @@ def next_card(
 
     app: AppContext = ctx.obj
     rows = question_index(app.bank_location())
-    selected = select_rows(rows, categories=category or (), tags=tag or (), kinds=kind or ())
+    selected = select_rows(rows, **filters(category, tag, kind))
     settings = config_module.load(app.config_path, explicit=app.config_named)
     now = clock.now()
     with Store(app.state_path, write=False) as store:

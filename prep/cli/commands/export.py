@@ -1,36 +1,23 @@
 """`prep export cram|anki|csv` and `prep import`."""
 
-
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from prep.cli.context import AppContext
+from prep.cli.options import CategoryOption, KindOption, OutputOption, TagOption, command_group, filters
+from prep.cli.plain import counted, emit_json
 from prep.errors import UsageError, display_path
-from prep.cli.wording import counted
-from prep.cli.commands.bank import CategoryOption, KindOption, TagOption, emit_json
-from prep.cli.options import SubcommandGroup
 
-export_app = typer.Typer(
-    help="Write the bank out: a markdown cram sheet, an Anki deck, or CSV.",
-    cls=SubcommandGroup,
-    no_args_is_help=True,
-    rich_markup_mode=None,
-    add_completion=False,
-)
-
-OutputOption = Annotated[
-    Path | None, typer.Option("--output", "-o", metavar="FILE", help="File to write (default: standard output).",
-                                 show_default=False)
-]
+export_app = command_group("Write the bank out: a markdown cram sheet, an Anki deck, or CSV.")
 
 
 def _selected(app: AppContext, category, tag, kind):  # type: ignore[no-untyped-def]
-    from prep.bank import selection
+    from prep.bank.selection import select
 
     bank = app.bank()
-    return bank, selection.select(bank, categories=category or (), tags=tag or (), kinds=kind or ())
+    return bank, select(bank, **filters(category, tag, kind))
 
 
 def _write(text: str, output: Path | None) -> None:
@@ -51,23 +38,35 @@ def cram(
     category: CategoryOption = None,
     tag: TagOption = None,
     kind: KindOption = None,
-    weakest: Annotated[int | None, typer.Option("--weakest", metavar="N", min=1, help="Only the N weakest questions "
-                       "(lowest recall probability, most lapses), weakest first.", show_default=False)] = None,
+    weakest: Annotated[
+        int | None,
+        typer.Option(
+            "--weakest",
+            metavar="N",
+            min=1,
+            help="Only the N weakest questions (lowest recall probability, most lapses), weakest first.",
+            show_default=False,
+        ),
+    ] = None,
     due: Annotated[bool, typer.Option("--due", help="Only questions due now.")] = False,
-    questions_only: Annotated[bool, typer.Option("--questions-only", help="A practice sheet: prompts only, "
-                              "no key points or answers.")] = False,
-    ask: Annotated[bool, typer.Option("--ask", help="Put the questions to ask the interviewer in a final "
-                   "section.")] = False,
+    questions_only: Annotated[
+        bool,
+        typer.Option("--questions-only", help="A practice sheet: prompts only, no key points or answers."),
+    ] = False,
+    ask: Annotated[
+        bool, typer.Option("--ask", help="Put the questions to ask the interviewer in a final section.")
+    ] = False,
 ) -> None:
     """A markdown cram sheet: contents, a section per category, key points, answers, pitfalls."""
     from prep import clock
-    from prep.exchange.export import CramOptions, cram_sheet
+    from prep.exchange.cram import CramOptions, cram_sheet
 
     app: AppContext = ctx.obj
     bank, questions = _selected(app, category, tag, kind)
     now = clock.now()
     if weakest is not None or due:
         from prep.review.queue import weakest_first
+
         _settings, store, scheduler = app.open_schedule(write=False)
         with store:
             if due:
@@ -75,7 +74,9 @@ def cram(
                 questions = [q for q in questions if q.id in due_ids]
             if weakest is not None:
                 questions = weakest_first(questions, store.cards(), scheduler, now)[:weakest]
-    _write(cram_sheet(bank, questions, now, CramOptions(questions_only=questions_only, ask_section=ask)), output)
+    _write(
+        cram_sheet(bank, questions, now, CramOptions(questions_only=questions_only, ask_section=ask)), output
+    )
 
 
 @export_app.command("anki")
@@ -87,7 +88,7 @@ def anki(
     kind: KindOption = None,
 ) -> None:
     """An Anki package (.apkg): a deck per category under 'prep'; re-importing updates notes."""
-    from prep.exchange.export import anki_package
+    from prep.exchange.anki import anki_package
 
     app: AppContext = ctx.obj
     if output.suffix != ".apkg":
@@ -121,14 +122,33 @@ def csv_export(
 
 def import_file(
     ctx: typer.Context,
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="CSV/TSV with a header row (as `prep export csv` writes), or "
-                                               "Anki's 'Notes in Plain Text' export.")],
-    category: Annotated[str, typer.Option("--category", "-c", metavar="CATEGORY", help="Category to add the questions to "
-                                          "(created if new).")],
-    title: Annotated[str | None, typer.Option("--title", metavar="TEXT", help="Title of a new category (default: the "
-                     "file's category_title for that category, else one made from its name).",
-                     show_default=False)] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print what was added and skipped as JSON.")] = False,
+    file: Annotated[
+        Path,
+        typer.Argument(
+            metavar="FILE",
+            help="CSV/TSV with a header row (as `prep export csv` writes), or "
+            "Anki's 'Notes in Plain Text' export.",
+        ),
+    ],
+    category: Annotated[
+        str,
+        typer.Option(
+            "--category", "-c", metavar="CATEGORY", help="Category to add the questions to (created if new)."
+        ),
+    ],
+    title: Annotated[
+        str | None,
+        typer.Option(
+            "--title",
+            metavar="TEXT",
+            help="Title of a new category (default: the "
+            "file's category_title for that category, else one made from its name).",
+            show_default=False,
+        ),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print what was added and skipped as JSON.")
+    ] = False,
 ) -> None:
     """Import questions, appended to a category file the way `prep add` writes them."""
     from prep.exchange.csvio import parse_import

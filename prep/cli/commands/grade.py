@@ -1,6 +1,5 @@
 """`prep grade`: score an answer from the command line or a batch file."""
 
-
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -8,32 +7,44 @@ from typing import Annotated
 import typer
 
 from prep.cli.context import AppContext
+from prep.cli.options import option
+from prep.cli.plain import emit_json, read_stdin_text
 from prep.errors import UsageError
-from prep.cli.commands.bank import emit_json, read_stdin_text
+
+QuestionToGrade = Annotated[
+    str | None,
+    typer.Argument(metavar="ID", help="The question to grade against (not with --file).", show_default=False),
+]
+AttemptText = Annotated[
+    str | None,
+    option(
+        "--answer", "-a", metavar="TEXT", help="The attempt to grade. Without it, read from standard input."
+    ),
+]
+Elapsed = Annotated[
+    float | None,
+    option("--elapsed", metavar="SECONDS", min=0, help="Seconds the answer took; enables the 'easy' rating."),
+]
+BatchFile = Annotated[
+    Path | None,
+    option(
+        "--file",
+        "-f",
+        metavar="FILE",
+        help="Grade a YAML list of {question, answer[, elapsed]} attempts; if "
+        "any row is invalid, every problem is listed and nothing is graded.",
+    ),
+]
+GradeJson = Annotated[bool, typer.Option("--json", help="Print JSON (one object; a list with --file).")]
 
 
 def grade(
     ctx: typer.Context,
-    question_id: Annotated[
-        str | None, typer.Argument(metavar="ID", help="The question to grade against (not with --file).", show_default=False)
-    ] = None,
-    answer: Annotated[
-        str | None,
-        typer.Option("--answer", "-a", metavar="TEXT", help="The attempt to grade. Without it, read from standard input.",
-                     show_default=False),
-    ] = None,
-    elapsed: Annotated[
-        float | None,
-        typer.Option("--elapsed", metavar="SECONDS", min=0, help="Seconds the answer took; enables the 'easy' rating.",
-                     show_default=False),
-    ] = None,
-    file: Annotated[
-        Path | None,
-        typer.Option("--file", "-f", metavar="FILE", help="Grade a YAML list of {question, answer[, elapsed]} attempts; if any row is "
-                     "invalid, every problem is listed and nothing is graded.",
-                     show_default=False),
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON (one object; a list with --file).")] = False,
+    question_id: QuestionToGrade = None,
+    answer: AttemptText = None,
+    elapsed: Elapsed = None,
+    file: BatchFile = None,
+    as_json: GradeJson = False,
 ) -> None:
     """Score an answer against a question's key points, pitfalls and prepared answer."""
     from prep.grading import batch
@@ -57,7 +68,9 @@ def grade(
             typer.echo(f"{question.prompt}\n(type your answer; end with Ctrl-D)", err=True)
         answer = read_stdin_text()
     if not answer.strip():
-        raise UsageError("the answer is empty: nothing to grade", hint="give it with --answer, or on standard input")
+        raise UsageError(
+            "the answer is empty: nothing to grade", hint="give it with --answer, or on standard input"
+        )
     result = batch.grade_one(bank, question.id, answer, elapsed)
     if as_json:
         emit_json(result.to_dict())
@@ -82,6 +95,11 @@ def _print_batch(results) -> None:  # type: ignore[no-untyped-def]
         table.add_column(column)
     for r in results:
         g = r.grade
-        table.add_row(r.question, str(g.score), Text(g.verdict, style=VERDICT_STYLE[g.verdict]), g.rating,
-                      str(len(g.missed)))
+        table.add_row(
+            r.question,
+            str(g.score),
+            Text(g.verdict, style=VERDICT_STYLE[g.verdict]),
+            g.rating,
+            str(len(g.missed)),
+        )
     console().print(table)

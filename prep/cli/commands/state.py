@@ -1,29 +1,18 @@
 """`prep state check|export|import|prune`: the review history's health, backup and moves."""
 
-
 import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from prep.cli import plain
 from prep.cli.context import AppContext
+from prep.cli.options import command_group
+from prep.cli.plain import counted, emit_json
 from prep.errors import EXIT_STATE, UsageError, display_path
-from prep.cli.wording import counted
-from prep.cli.commands.bank import emit_json
-from prep.cli.options import SubcommandGroup
 
-state_app = typer.Typer(
-    help="Check, export, import or prune your review history (the SQLite state database).",
-    cls=SubcommandGroup,
-    no_args_is_help=True,
-    rich_markup_mode=None,
-    add_completion=False,
-)
-
-
-def _interactive() -> bool:
-    return sys.stdin.isatty()
+state_app = command_group("Check, export, import or prune your review history (the SQLite state database).")
 
 
 @state_app.command("check")
@@ -47,8 +36,10 @@ def check(
         if health.note:
             typer.echo(f"  {health.note}")
         if health.reviews is not None:
-            typer.echo(f"  {counted(health.reviews, 'review')}, {counted(health.cards or 0, 'card')}, "
-                       f"schema {health.schema}")
+            typer.echo(
+                f"  {counted(health.reviews, 'review')}, {counted(health.cards or 0, 'card')}, "
+                f"schema {health.schema}"
+            )
         for title, paths in (("backups", health.backups), ("damaged copies (moved aside)", health.damaged)):
             if paths:
                 typer.echo(f"{title}, newest first:")
@@ -65,13 +56,17 @@ def check(
 @state_app.command("export")
 def export(
     ctx: typer.Context,
-    file: Annotated[Path | None, typer.Argument(metavar="FILE", help="Where to write (JSON Lines); '-' or nothing for stdout.",
-                                                   show_default=False)] = None,
+    file: Annotated[
+        Path | None,
+        typer.Argument(
+            metavar="FILE", help="Where to write (JSON Lines); '-' or nothing for stdout.", show_default=False
+        ),
+    ] = None,
 ) -> None:
     """Write every card state and review as JSON Lines: a backup you can diff, move and re-import."""
-    from prep.state.transfer import export_lines
-    from prep.state.store import Store
     from prep.files import atomic_write
+    from prep.state.store import Store
+    from prep.state.transfer import export_lines
 
     app: AppContext = ctx.obj
     with Store(app.state_path, write=False) as store:
@@ -90,8 +85,8 @@ def import_(
     as_json: Annotated[bool, typer.Option("--json", help="Print what was merged as JSON.")] = False,
 ) -> None:
     """Merge an export into your history: by question and review time; importing twice is harmless."""
-    from prep.state.transfer import import_lines
     from prep.state.store import Store
+    from prep.state.transfer import import_lines
 
     app: AppContext = ctx.obj
     if not file.is_file():
@@ -101,10 +96,15 @@ def import_(
     if as_json:
         emit_json(report.to_dict())
     else:
-        typer.echo(f"reviews: {report.reviews_added} added, {report.reviews_present} already present; "
-                   f"cards: {report.cards_added} added, {report.cards_updated} updated, {report.cards_kept} kept"
-                   + (f"; practice: {report.practice_added} added, {report.practice_present} already present"
-                      if report.practice_added or report.practice_present else ""))
+        typer.echo(
+            f"reviews: {report.reviews_added} added, {report.reviews_present} already present; "
+            f"cards: {report.cards_added} added, {report.cards_updated} updated, {report.cards_kept} kept"
+            + (
+                f"; practice: {report.practice_added} added, {report.practice_present} already present"
+                if report.practice_added or report.practice_present
+                else ""
+            )
+        )
 
 
 @state_app.command("prune")
@@ -114,9 +114,9 @@ def prune(
     as_json: Annotated[bool, typer.Option("--json", help="Print what was deleted as JSON.")] = False,
 ) -> None:
     """Delete the history of questions that are no longer in the bank."""
+    from prep.state.store import Store
     from prep.state.transfer import orphans
     from prep.state.transfer import prune as run_prune
-    from prep.state.store import Store
 
     app: AppContext = ctx.obj
     keep = set(app.bank().questions)
@@ -131,7 +131,7 @@ def prune(
             return
         store.require_write()
         if not yes:
-            if not _interactive():
+            if not plain.interactive():
                 raise UsageError(f"{counted(len(gone), 'question')} would be pruned; pass --yes to confirm")
             # Questions go to stderr, so that stdout holds only the result (JSON with --json).
             typer.echo("history of questions no longer in the bank: " + ", ".join(gone), err=True)
@@ -145,5 +145,7 @@ def prune(
     if as_json:
         emit_json(result)
     else:
-        typer.echo(f"pruned {counted(result['questions'], 'question')}: {counted(result['reviews'], 'review')}, "
-                   f"{counted(result['cards'], 'card')}, {counted(result['practice'], 'practice answer')}")
+        typer.echo(
+            f"pruned {counted(result['questions'], 'question')}: {counted(result['reviews'], 'review')}, "
+            f"{counted(result['cards'], 'card')}, {counted(result['practice'], 'practice answer')}"
+        )

@@ -1,13 +1,12 @@
 """`prep stats`, `prep history` and `prep optimize`."""
 
-
 from typing import Annotated
 
 import typer
 
 from prep.cli.context import AppContext
-from prep.cli.wording import counted
-from prep.cli.commands.bank import CategoryOption, emit_json
+from prep.cli.options import CategoryOption
+from prep.cli.plain import counted, emit_json
 
 
 def stats(
@@ -75,19 +74,26 @@ def history(
         rating = r["rating"] or "—"
         if not r["scheduled"]:  # practice: kept, never scheduled
             rating += " (not rated)" if r["mode"] == "drill" else f" ({r['mode']})"
-        table.add_row(r["reviewed_at"][:16].replace("T", " "), rating, r["suggested"] or "—",
-                      str(r["score"]) if r["score"] is not None else "—",
-                      f"{r['elapsed_seconds']:.0f}s" if r["elapsed_seconds"] else "—", r["answer"] or "")
+        table.add_row(
+            r["reviewed_at"][:16].replace("T", " "),
+            rating,
+            r["suggested"] or "—",
+            str(r["score"]) if r["score"] is not None else "—",
+            f"{r['elapsed_seconds']:.0f}s" if r["elapsed_seconds"] else "—",
+            r["answer"] or "",
+        )
     out.print(table)
 
 
 def optimize(
     ctx: typer.Context,
-    min_reviews: Annotated[int, typer.Option("--min-reviews", metavar="N", min=1, help="Reviews needed before fitting.")] = 100,
+    min_reviews: Annotated[
+        int, typer.Option("--min-reviews", metavar="N", min=1, help="Reviews needed before fitting.")
+    ] = 100,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Fit personal FSRS parameters to your review history; the scheduler then uses them."""
-    from prep.review.stats import optimize as fit
+    from prep.review.optimize import optimize as fit
     from prep.state.store import Store
 
     app: AppContext = ctx.obj
@@ -98,13 +104,19 @@ def optimize(
         emit_json(result)
         return
     if not result["fitted"]:
-        reason = result.get("reason") or f"{counted(result['needed'], 'more review')} needed (have {result['reviews']}, " \
-                                         f"need {result['min_reviews']})"
+        reason = (
+            result.get("reason")
+            or f"{counted(result['needed'], 'more review')} needed (have {result['reviews']}, "
+            f"need {result['min_reviews']})"
+        )
         typer.echo(f"Not fitted yet: {reason}.")
         return
     d, p = result["default"], result["personal"]
     typer.echo(f"Fitted on {result['reviews']} reviews ({result['items']} training items).")
     typer.echo(f"  log loss  default {d['log_loss']:.4f}  personal {p['log_loss']:.4f}")
     typer.echo(f"  RMSE      default {d['rmse']:.4f}  personal {p['rmse']:.4f}")
-    typer.echo("Saved: the scheduler now uses your parameters." if result["saved"]
-               else "Not saved: the defaults fit your history as well or better.")
+    typer.echo(
+        "Saved: the scheduler now uses your parameters."
+        if result["saved"]
+        else "Not saved: the defaults fit your history as well or better."
+    )

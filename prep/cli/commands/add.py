@@ -1,0 +1,190 @@
+"""`prep add`: a new question, from options (for scripts) or asked field by field on a terminal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated
+
+import typer
+
+from prep.bank.names import KINDS
+from prep.cli import plain
+from prep.cli.context import AppContext
+from prep.cli.options import option
+from prep.cli.plain import report_change
+from prep.errors import UsageError, display_path
+
+_CLAIM_HELP = "Write 'text | alias | alias' to give aliases."
+
+
+CategoryName = Annotated[
+    str | None,
+    option(
+        "--category",
+        "-c",
+        metavar="CATEGORY",
+        help="Category id; a new one creates questions/<category>.yaml.",
+    ),
+]
+PromptText = Annotated[
+    str | None, option("--prompt", "-p", metavar="TEXT", help="The question as an interviewer asks it.")
+]
+KeyPoints = Annotated[
+    list[str] | None,
+    option("--key-point", "-k", metavar="TEXT", help="A key point (repeatable). " + _CLAIM_HELP),
+]
+Pitfalls = Annotated[
+    list[str] | None,
+    option("--pitfall", metavar="TEXT", help="A known wrong claim (repeatable). " + _CLAIM_HELP),
+]
+Tags = Annotated[list[str] | None, option("--tag", "-t", metavar="TAG", help="A tag (repeatable).")]
+Kind = Annotated[str, typer.Option("--kind", metavar="KIND", help="technical, behavioral, strategy or ask.")]
+Difficulty = Annotated[
+    int, typer.Option("--difficulty", "-d", metavar="1-3", min=1, max=3, help="1 (warm-up) to 3.")
+]
+TargetSeconds = Annotated[
+    int, typer.Option("--target-seconds", metavar="SECONDS", min=1, help="Target spoken length.")
+]
+FollowUps = Annotated[
+    list[str] | None, option("--follow-up", metavar="ID", help="Id of a deeper question (repeatable).")
+]
+QuestionId = Annotated[
+    str | None, option("--id", metavar="ID", help="Id to use instead of one made from the prompt.")
+]
+CategoryTitle = Annotated[str | None, option("--title", metavar="TEXT", help="Title of a new category.")]
+
+
+@dataclass
+class _Draft:
+    """The fields of the question being added, as given or as asked."""
+
+    category: str | None
+    prompt: str | None
+    key_points: list[str] | None
+    pitfalls: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    kind: str = "technical"
+    difficulty: int = 2
+    target_seconds: int = 60
+
+
+def add(
+    ctx: typer.Context,
+    category: CategoryName = None,
+    prompt: PromptText = None,
+    key_point: KeyPoints = None,
+    pitfall: Pitfalls = None,
+    tag: Tags = None,
+    kind: Kind = "technical",
+    difficulty: Difficulty = 2,
+    target_seconds: TargetSeconds = 60,
+    follow_up: FollowUps = None,
+    question_id: QuestionId = None,
+    title: CategoryTitle = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print what was written as JSON.")] = False,
+) -> None:
+    """Add a question: asks for each field, or takes them all as options for scripts.
+
+    The question is appended to its category file as a new block; every other byte of the file
+    stays as it was, and the whole bank is validated before anything is written.
+    """
+    from prep.bank import authoring
+
+    app: AppContext = ctx.obj
+    location = app.writable_bank_location()  # refused before any question is asked
+    bank = app.bank()
+    interactive = plain.interactive() and not as_json
+    draft = _Draft(category, prompt, key_point, pitfall or [], tag or [], kind, difficulty, target_seconds)
+    _fill_in(draft, list(bank.categories), interactive=interactive)
+    if draft.category not in bank.categories and title is None and not interactive:
+        _refuse_likely_typo(draft.category, list(bank.categories))
+    change = authoring.add_question(
+        location, bank, category=draft.category, prompt=draft.prompt, key_points=draft.key_points or [],
+        pitfalls=draft.pitfalls, tags=draft.tags, kind=draft.kind, difficulty=draft.difficulty,
+        target_seconds=draft.target_seconds, follow_ups=follow_up or [], question_id=question_id, title=title,
+        retired=app.retired_ids(),
+    )  # fmt: skip
+    report_change(change, as_json, f"added {change.question_id} to {display_path(change.files[0])}")
+    similar = change.detail.get("similar_to")
+    if similar and not as_json:
+        typer.echo(
+            f"warning: its prompt is {similar['similarity']}% like that of {similar['id']!r} "
+            f"(`prep show {similar['id']}`)",
+            err=True,
+        )
+
+
+def _fill_in(draft: _Draft, categories: list[str], *, interactive: bool) -> None:
+    """Ask for what the options left out, on a terminal; without one, say which option is missing."""
+    if draft.category is None:
+        if not interactive:
+            raise UsageError("--category is required (or run interactively)")
+        typer.echo(f"Categories: {', '.join(categories) or 'none yet'}")
+        draft.category = _complete(_ask("Category (existing or new)"), categories)
+    if draft.prompt is None:
+        if not interactive:
+            raise UsageError("--prompt is required (or run interactively)")
+        draft.prompt = _ask("Prompt")
+    if draft.key_points is None and interactive:
+        draft.key_points = _ask_list("Key points ('text | alias | alias')")
+        draft.pitfalls = draft.pitfalls or _ask_list("Pitfalls: known wrong claims")
+        draft.tags = draft.tags or [
+            t.strip() for t in _ask("Tags (comma-separated)", "").split(",") if t.strip()
+        ]
+        draft.kind = _ask_valid(f"Kind ({', '.join(KINDS)})", draft.kind, lambda v: v if v in KINDS else None)
+        draft.difficulty = _ask_valid("Difficulty 1-3", draft.difficulty, lambda v: _int_in(v, 1, 3))
+        draft.target_seconds = _ask_valid(
+            "Target seconds", draft.target_seconds, lambda v: _int_in(v, 1, 24 * 3600)
+        )
+
+
+def _refuse_likely_typo(category: str | None, categories: list[str]) -> None:
+    """A typo in --category would quietly start a category of its own."""
+    from prep.suggest import did_you_mean
+
+    hint = did_you_mean(category or "", categories)
+    if hint:
+        raise UsageError(
+            f"there is no category {category!r}; {hint}",
+            hint="to start a new category with that name, give it a --title",
+        )
+
+
+def _complete(text: str, choices: list[str]) -> str:
+    """An existing category as typed, or, for a unique prefix of one, that one if the user agrees."""
+    text = text.strip()
+    matches = [c for c in choices if c.startswith(text)]
+    if text in choices or len(matches) != 1:
+        return text
+    return (
+        matches[0]
+        if typer.confirm(f"Did you mean {matches[0]}? (no: a new category {text!r})", default=True)
+        else text
+    )
+
+
+def _ask(label: str, default: str | None = None) -> str:
+    return typer.prompt(label, default=default, show_default=default is not None)
+
+
+def _ask_list(label: str) -> list[str]:
+    typer.echo(f"{label} (one per line, empty line to finish):")
+    items = []
+    while True:
+        line = typer.prompt("", default="", show_default=False, prompt_suffix="  > ")
+        if not line.strip():
+            return items
+        items.append(line.strip())
+
+
+def _ask_valid(label: str, default, parse):  # type: ignore[no-untyped-def]
+    """Ask until *parse* accepts the answer, so nothing typed so far is lost to a bad value."""
+    while True:
+        value = parse(_ask(label, str(default)).strip())
+        if value is not None:
+            return value
+        typer.echo(f"  not a valid value for {label.split(' (')[0].lower()}; try again", err=True)
+
+
+def _int_in(text: str, low: int, high: int) -> int | None:
+    return int(text) if text.isdigit() and low <= int(text) <= high else None

@@ -1,0 +1,52 @@
+"""Plain text in and out, shared by every command and light enough for `prep next`: JSON on
+standard output, text from standard input, whether a person is at the terminal, and counted
+nouns for messages."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import typer
+
+from prep.errors import UsageError
+
+
+def emit_json(data: object) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def read_stdin_text() -> str:
+    """All of standard input as text; bytes that are not UTF-8 are an error, not a crash later."""
+    data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise UsageError(
+            f"standard input is not valid UTF-8 text (byte {data[exc.start]:#04x} at offset {exc.start})"
+        ) from None
+
+
+def interactive() -> bool:
+    """A person can answer questions: standard input is a terminal."""
+    return sys.stdin.isatty()
+
+
+def counted(n: int, singular: str, plural: str | None = None) -> str:
+    """ "1 question", "2 questions", "1 category", "3 categories"."""
+    if n == 1:
+        return f"{n} {singular}"
+    if plural is None:  # "category" -> "categories", but "day" -> "days"
+        consonant_y = singular.endswith("y") and singular[-2:-1] not in ("a", "e", "i", "o", "u")
+        plural = singular[:-1] + "ies" if consonant_y else singular + "s"
+    return f"{n} {plural}"
+
+
+def report_change(change, as_json: bool, message: str) -> None:  # type: ignore[no-untyped-def]
+    """What a command changed in the bank: its JSON with --json, else one line."""
+    if as_json:
+        emit_json(change.to_dict())
+    else:
+        typer.echo(message)
