@@ -46,12 +46,13 @@ SYNONYM_GROUPS = (
     "communication communicate communicates comm comms",
     "reduce reduces reduced lower lowers lowered decrease decreases decreased cut cuts shrink shrinks less "
     "fewer",
-    "increase increases increased raise raises boost boosts grow grows more higher",
+    "increase increases increased raise raises boost boosts grow grows growing grew grown rise rises rising "
+    "expand expands expanded more higher",
     "large larger big bigger huge",
     "small smaller tiny",
     "need needs needed require requires required necessary",
     "use uses used using utilize utilizes leverage leverages employ employs",
-    "each every per",
+    "each every per all",
     "many multiple several",
     "avoid avoids avoided prevent prevents prevented",
     "fast faster quick quicker",
@@ -74,17 +75,18 @@ SYNONYM_GROUPS = (
     "hbm dram gddr",
     "smem sram scratchpad",
     "node nodes machine machines host hosts server servers",
-    "output outputs generation generations response responses completion completions",
+    "output outputs generation generations response responses completion completions answer answers",
     "human humans people person annotator annotators rater raters labeler labelers",
     "probability probabilities prob probs likelihood likelihoods",
     "start starts started begin begins beginning initial initially init initialization",
-    "limit limits limited cap caps capped bound bounds bounded ceiling ceilings",
-    "combine combines combined merge merges merged fuse fuses fused fusion",
+    "limit limits limited cap caps capped bound bounds bounded ceiling ceilings bottleneck bottlenecks "
+    "bottlenecked",
+    "combine combines combined merge merges merged fuse fuses fused fusion mix mixes mixed mixing",
     "separate separately decouple decoupled decoupling independent independently",
     "read reads reading load loads loading fetch fetches fetched",
     "write writes writing written",
     "send sends sent transfer transfers transferred transmit transmits",
-    "idle stall stalls stalled starve starves starved",
+    "idle stall stalls stalled starve starves starved wait waits waiting waited",
     "skip skips skipped omit omits omitted",
     "improve improves improved improvement better",
     "worse worsen worsens degrade degrades degraded hurt hurts harm harms",
@@ -94,15 +96,41 @@ SYNONYM_GROUPS = (
     "find finds found detect detects detected identify identifies identified catch catches caught",
     "change changes changed modify modifies modified alter alters altered",
     "method methods approach approaches technique techniques",
-    "cost costs costly expensive expense",
+    "cost costs costly expensive expense overhead overheads price",
     "cheap cheaper inexpensive",
     "data dataset datasets corpus corpora",
     "team teams group groups",
     "company companies firm firms organization organizations org",
     "entire whole full",
     "run runs running ran execute executes executed execution",
-    "monitor monitors monitoring track tracks tracking",
-    "store stores stored save saves saved persist persists",
+    "monitor monitors monitoring track tracks tracking watch watches watching",
+    (
+        "store stores stored save saves saved persist persists keep keeps kept retain retains retained "
+        "hold holds preserve preserves preserved"
+    ),
+    # Mined from the bank's own phrasings (bench/mine_vocabulary.py) and curated by hand: words
+    # two phrasings of one key point swap, recurring across questions of different topics.
+    "sequence sequences series",
+    "same identical equal equals",
+    "inside within",
+    "across between among",
+    "count counts number numbers",
+    "compare compares compared comparing comparison",
+    "remove removes removed drop drops dropped discard discards discarded delete deletes deleted eliminate "
+    "eliminates eliminated strip strips stripped",
+    "inspect inspects inspected examine examines examined",
+    "often frequent frequently",
+    "produce produces produced create creates created emit emits emitted",
+    "latency latencies delay delays lag lags",
+    "propose proposes proposed suggest suggests suggested",
+    "compute computes computed calculate calculates calculated",
+    "share shares shared common",
+    "new fresh",
+    "confirm confirms confirmed",
+    "backward backprop backpropagation",
+    "reason reasons reasoning think thinks thinking",
+    "chosen preferred winning",
+    "rejected dispreferred losing",
 )
 
 # Abbreviations expanded to their words, so "DP" covers "data parallelism" and back.
@@ -131,6 +159,12 @@ ABBREVIATIONS = {
     "ctx": "context",
     "nn": "neural network",
     "kd": "knowledge distillation",
+    "sim": "simulation",
+    "k8s": "kubernetes",
+    "sqrt": "square root",
+    "ms": "milliseconds",
+    "eval": "evaluation",
+    "evals": "evaluations",
 }
 
 # Numbers are compared as digits, so "eight rotations" is "8 rotations" and "%" is "percent".
@@ -186,6 +220,13 @@ NEGATIONS = frozenset(
 # "Almost no fragmentation" is a claim about fragmentation (very little), not its negation.
 NEARLY = frozenset({"almost", "nearly", "virtually", "practically"})
 NEGATION_SCOPE = 3  # a negator reaches this many content words ahead, within its clause
+# ... and "no" or "without" (which deny a thing, not an action) stop at a preposition after the
+# first of them: in "no lock is needed between the threads" what is denied is the lock, not the
+# threads, while in "does not transfer to the full model" the whole phrase is denied.
+NOUN_NEGATIONS = frozenset({"no", "without"})
+SCOPE_ENDS = frozenset(
+    "between from to into onto in on at by for with across among through within via per of over under".split()
+)
 CLAUSE_BREAK = re.compile(r"[,:;()\[\]]|\b(?:but|while|whereas|although)\b")
 # A word: letters and digits joined by apostrophes, hyphens or dots; "C++" keeps its pluses but
 # "name+args" is two words. A percent sign is a word of its own.
@@ -245,6 +286,7 @@ def tokenize(text: str, claim: bool = False) -> list[Token]:
     boundaries = [m.end() for m in _SENTENCE_END.finditer(text)]
     segment, b, sentence, last_segment = 0, 0, -1, -1
     scope = 0  # content words still inside the last negator's scope
+    denies_thing = False  # that negator was "no" or "without"
     previous = ""  # the word written before this one
     breaks = [m.start() for m in CLAUSE_BREAK.finditer(text)]
     c = 0
@@ -267,6 +309,8 @@ def tokenize(text: str, claim: bool = False) -> list[Token]:
             sentence, last_segment = sentence + 1, segment
             scope = 0
         end = start + len(word)
+        if scope and scope < NEGATION_SCOPE and denies_thing and fold(word) in SCOPE_ENDS:
+            scope = 0
         negated, any_content = scope > 0, False
         for key, content in parts:
             any_content |= content
@@ -274,7 +318,7 @@ def tokenize(text: str, claim: bool = False) -> list[Token]:
         if any_content and scope:
             scope -= 1  # the scope counts words as written, however many keys they expand to
         if negation and fold(previous) not in NEARLY:
-            scope = NEGATION_SCOPE
+            scope, denies_thing = NEGATION_SCOPE, fold(word) in NOUN_NEGATIONS
         previous = word
     return tokens
 

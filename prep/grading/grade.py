@@ -15,8 +15,10 @@ The word-level matching lives in matcher.py; this module turns matches into a gr
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from prep.bank.schema import Claim, Question
@@ -40,9 +42,14 @@ class Grade:
     matched: tuple[PointResult, ...] = ()
     missed: tuple[PointResult, ...] = ()
     pitfalls: tuple[PointResult, ...] = ()
+    swapped: tuple[PointResult, ...] = ()  # key points said of the wrong one of the things they name
     notes: tuple[str, ...] = field(default=())
     words: int = 0
     elapsed_seconds: float | None = None
+    # The scores this question passes and half-passes at: lower than the usual 70 and 35 when its
+    # key points have fewer phrasings than the bundled bank's (see phrasing_scale).
+    pass_at: int = 70
+    partial_at: int = 35
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -72,7 +79,8 @@ def grade(
         return Grade(0, "fail", "again", "none", notes=(note,), words=words, elapsed_seconds=elapsed_seconds)
 
     right = [p for c in claims for p in c.phrasings]
-    wrong = [p for c in question.pitfalls for p in c.phrasings]
+    pitfalls = [with_core(c) for c in question.pitfalls]
+    wrong = [p for c in pitfalls for p in c.phrasings]
     matcher.prepare(right + wrong, frozenset(wrong) - frozenset(right))
     if mode == "key_points":
         firsts, other_names = subjects(question.prompt, tuple(c.text for c in claims))
@@ -87,17 +95,28 @@ def grade(
     )
     score = 100.0 * sum(c * w for c, w in zip(credit, weights)) / sum(weights)
 
+    # Fewer phrasings find less of a correct answer, so the verdict asks for less; a sentence of
+    # the prepared answer is a claim with one phrasing, so the fallback is calibrated the same way.
+    scale = phrasing_scale(claims, settings)
+    below_partial = settings.partial_score * scale - 1
     rivals = [p for c in question.key_points for p in c.phrasings]
-    hits = tuple(h for h in (matcher.pitfall(p, rivals) for p in question.pitfalls) if h is not None)
+    hits = tuple(h for h in (matcher.pitfall(p, rivals) for p in pitfalls) if h is not None)
+    swaps: tuple[PointResult, ...] = ()
+    if mode == "key_points":  # a claim said of the wrong one of the things the key points name
+        unmet = [c for c, r in zip(claims, results) if not r.matched]
+        swaps = tuple(h for h in (matcher.swapped(c) for c in unmet) if h is not None)
 
     if matcher.tokens and _is_keyword_list(attempt, matcher.tokens, settings):
         notes.append("reads as a list of keywords, not claims: say what each term does")
-        score = min(score, settings.partial_score - 1)
+        score = min(score, below_partial)
     if hits:
         notes.append("states a known wrong claim")
-        score = min(score, settings.partial_score - 1)
+        score = min(score, below_partial)
+    if swaps:
+        notes.append("says of one thing what holds for another")
+        score = min(score, below_partial)
 
-    verdict, rating = _verdict(score, settings, elapsed_seconds, question.target_seconds)
+    verdict, rating = _verdict(score, scale, settings, elapsed_seconds, question.target_seconds)
     return Grade(
         score=round(score),
         verdict=verdict,
@@ -106,22 +125,71 @@ def grade(
         matched=tuple(r for r in results if r.matched),
         missed=tuple(r for r in results if not r.matched),
         pitfalls=hits,
+        swapped=swaps,
         notes=tuple(notes),
         words=words,
         elapsed_seconds=elapsed_seconds,
+        pass_at=math.ceil(settings.pass_score * scale),
+        partial_at=math.ceil(settings.partial_score * scale),
     )
+
+
+# Where a wrong claim's qualifiers start: what follows explains or hedges it, and an attempt that
+# states the claim without them still states it.
+_QUALIFIER = re.compile(
+    r",|;|:|\s[-–—]\s|\b(?:because|since|so that|which|unless|as long as|even if|although|while)\b"
+)
+
+
+@lru_cache(maxsize=4096)
+def pitfall_core(text: str) -> str | None:
+    """The core of a wrong claim written as a full sentence: without its parentheticals and the
+    clause that explains or qualifies it ("training only on domain data works best, because
+    general data dilutes it" -> "training only on domain data works best"). None when the
+    claim is already its own core, or the core would be too short to be a claim."""
+    plain = re.sub(r"\s*\([^)]*\)", "", text).strip()
+    core = _QUALIFIER.split(plain, maxsplit=1)[0].strip()
+    if core == text.strip() or len(phrase_keys(core)[0]) < 3:
+        return None
+    return core
+
+
+def with_core(pitfall: Claim) -> Claim:
+    """The pitfall, with the core of each of its phrasings as one more phrasing."""
+    cores = [core for p in pitfall.phrasings if (core := pitfall_core(p)) and core not in pitfall.phrasings]
+    if not cores:
+        return pitfall
+    return pitfall.model_copy(update={"aliases": (*pitfall.aliases, *dict.fromkeys(cores))})
+
+
+def recognised(phrasings: int, settings: Settings) -> float:
+    """The share of a correct answer's key point the grader finds, given its number of phrasings."""
+    k = min(phrasings, settings.full_phrasings)
+    return 1.0 - (1.0 - settings.unphrased_credit) * (1.0 - settings.phrasing_recall) ** k
+
+
+def phrasing_scale(claims: list[Claim], settings: Settings) -> float:
+    """How much of a correct answer the grader can find in this question, against a question whose
+    key points all have the bundled bank's phrasings (1.0 for those: they grade as they always did)."""
+    full = recognised(settings.full_phrasings, settings)
+    return sum(recognised(len(c.phrasings), settings) for c in claims) / len(claims) / full
 
 
 def _verdict(
-    score: float, settings: Settings, elapsed_seconds: float | None, target_seconds: int
+    score: float, scale: float, settings: Settings, elapsed_seconds: float | None, target_seconds: int
 ) -> tuple[Verdict, Rating]:
-    """The verdict of a score, and the rating it suggests: Easy for a high pass within the target time."""
+    """The verdict of a score, and the rating it suggests: Easy for a high pass within the target
+    time. The thresholds are scaled by how much of a correct answer the question lets us find."""
     verdict: Verdict = (
-        "pass" if score >= settings.pass_score else "partial" if score >= settings.partial_score else "fail"
+        "pass"
+        if score >= settings.pass_score * scale
+        else "partial"
+        if score >= settings.partial_score * scale
+        else "fail"
     )
     rating: Rating = {"pass": "good", "partial": "hard", "fail": "again"}[verdict]
     fast = elapsed_seconds is not None and elapsed_seconds <= target_seconds
-    if verdict == "pass" and score >= settings.easy_score and fast:
+    if verdict == "pass" and score >= settings.easy_score * scale and fast:
         rating = "easy"
     return verdict, rating
 

@@ -28,6 +28,7 @@ from prep.text import (
     ordered_keys,
     phrase_keys,
     phrase_length,
+    stem,
     tokenize,
 )
 
@@ -61,6 +62,7 @@ class _Layout:
     # has, and each such column's phrasings: most claims negate nothing and state no number.
     refuting: np.ndarray
     against: np.ndarray  # refuting columns x phrasings
+    compounds: tuple[tuple[int, int], ...] = ()  # (key column, words) of claim words written hyphenated
 
 
 @lru_cache(maxsize=512)
@@ -80,13 +82,16 @@ def _layout(
     weights, plain, negated, numbers = (np.zeros(shape, dtype=np.float32) for _ in range(4))
     for i, p in enumerate(phrasings):
         words, negations = phrase_keys(p)
-        # Words the prompt already says are context, not the claim: they count half.
-        w = np.array([0.5 if k in prompt_keys else 1.0 for k in words], dtype=np.float32)
+        figures = _required_figures(p, prompt_keys)
+        # Words the prompt already says are context, not the claim: they count half; so does a
+        # count of things the prompt names ("the two phases").
+        context = [k in prompt_keys or (NUMBER.fullmatch(k) and k not in figures) for k in words]
+        w = np.array([0.5 if c else 1.0 for c in context], dtype=np.float32)
         weights[i, rows[p]] = w / w.sum()
         neg = np.array([k in negations for k in words])
         negated[i, rows[p][neg]] = 1.0
         plain[i, rows[p][~neg]] = 1.0
-        numbers[i, rows[p][[bool(NUMBER.fullmatch(k)) for k in words]]] = 1.0
+        numbers[i, rows[p][[k in figures for k in words]]] = 1.0
     width = {
         p: max(window_min, round((wrong_factor if p in wrong else window_factor) * phrase_length(p)))
         for p in phrasings
@@ -96,6 +101,7 @@ def _layout(
     by_width: dict[int, list[int]] = {}
     for i, p in enumerate(phrasings):
         by_width.setdefault(width[p], []).append(i)
+    compounds = _compounds(phrasings, keys)
     return _Layout(
         keys,
         rows,
@@ -105,7 +111,37 @@ def _layout(
         weights,
         refuting,
         np.ascontiguousarray(against[:, refuting].T),
+        compounds,
     )
+
+
+def _compounds(phrasings: tuple[str, ...], keys: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+    """Claim words written with hyphens ("memory-bandwidth-bound"), which a claim keeps as one
+    word: an attempt may write them as two or three ("memory bandwidth bound")."""
+    index = {k: i for i, k in enumerate(keys)}
+    found = {}
+    for p in phrasings:
+        for token in tokenize(p, claim=True):
+            parts = [part for part in token.text.split("-") if part]
+            if token.content and 2 <= len(parts) <= 3 and token.key in index:
+                found[index[token.key]] = len(parts)
+    return tuple(sorted(found.items()))
+
+
+def _required_figures(phrasing: str, prompt_keys: frozenset[str]) -> set[str]:
+    """The numbers a claim states that an attempt must say: not one the prompt already gives, nor a
+    small count of things the prompt names ("the two phases" of a prompt about prefill and decode
+    phases): those count what the question fixed, they are not the answer."""
+    tokens = [t for t in tokenize(phrasing, claim=True) if t.content]
+    required = set()
+    for i, token in enumerate(tokens):
+        if not NUMBER.fullmatch(token.key) or token.key in prompt_keys:
+            continue
+        counted = tokens[i + 1].key if i + 1 < len(tokens) else None
+        if int(token.key) <= 3 and counted in prompt_keys:
+            continue
+        required.add(token.key)
+    return required
 
 
 class Matcher:
@@ -182,6 +218,7 @@ class Matcher:
             fuzzy[short & ~exact[:, content]] = 0.0
             sim[:, content] = fuzzy
         sim = sim[:, column]
+        self._join_compounds(sim)
         self.sim = sim
         # Also the matches by polarity: said plainly, and under a negation; attempt words as rows
         # (words x [any | plain | negated] claim words) so a window's rows are read at once.
@@ -192,6 +229,36 @@ class Matcher:
         )
         widest = max(self.layout.width.values(), default=1)
         self._table = _range_max_table(np.ascontiguousarray(by_polarity), widest)
+
+    def _join_compounds(self, sim: np.ndarray) -> None:
+        """A hyphenated claim word met by consecutive words of one sentence of the attempt: each
+        of them counts as saying it."""
+        if not self.layout.compounds:
+            return
+        for parts in sorted({p for _, p in self.layout.compounds}):
+            starts, joined = self._runs(parts)
+            if not starts:
+                continue
+            columns = [c for c, p in self.layout.compounds if p == parts]
+            keys = [self.layout.keys[c] for c in columns]
+            scores = process.cdist(
+                keys, joined, scorer=fuzz.ratio, score_cutoff=self.settings.word_similarity
+            )
+            for row, col in zip(*np.nonzero(scores)):
+                value = scores[row, col] / 100
+                at = starts[col]
+                sim[columns[row], at : at + parts] = np.maximum(sim[columns[row], at : at + parts], value)
+
+    def _runs(self, parts: int) -> tuple[list[int], list[str]]:
+        """Each run of *parts* consecutive written words within a sentence, as one joined word."""
+        words = [i for i, t in enumerate(self.tokens) if i == 0 or t.start != self.tokens[i - 1].start]
+        starts, joined = [], []
+        for k in range(len(words) - parts + 1):
+            run = [self.tokens[i] for i in words[k : k + parts]]
+            if run[0].sentence == run[-1].sentence:
+                starts.append(words[k])
+                joined.append(stem("".join(t.text for t in run)))
+        return starts, joined
 
     def set_subjects(
         self, subjects: tuple[str | None, ...], claims: list[Claim], aliases: dict[str, str] | None = None
@@ -381,6 +448,42 @@ class Matcher:
             claim.text, score, score >= self.settings.point_matched * 100, chosen, span, excerpt
         )
 
+    def swapped(self, claim: Claim) -> PointResult | None:
+        """A key point about one subject said, almost in full, of another one: "the target model
+        proposes tokens" for "the draft model proposes tokens". Only words said of another
+        subject count (not of its own, nor of none)."""
+        subject = self._subject_of.get(claim.text)
+        if subject is None or not self.tokens:
+            return None
+        others = (self._said_of != 0) & ((self._said_of & self._bit[subject]) == 0)
+        if not others.any():
+            return None
+        coverage, lo, hi, _ = self._all_coverage()
+        for phrasing in claim.phrasings:
+            if phrasing not in self.layout.place:
+                continue
+            a, b = self._slice_of(phrasing)
+            row, rows = self.layout.place[phrasing], self.layout.rows[phrasing]
+            weights = self.layout.weights[row, rows]
+            for w in np.flatnonzero(coverage[row, a:b] >= self.settings.pitfall_hit):
+                start, stop = int(lo[a + w]), int(hi[a + w])
+                said = (self.sim[rows, start:stop] * others[start:stop]).max(axis=1)
+                if float(weights @ said) >= self.settings.pitfall_hit:
+                    cols = self._hit_columns(rows, (start, stop))
+                    span = (self.tokens[min(cols)].start, self.tokens[max(cols)].end)
+                    return PointResult(
+                        claim.text,
+                        round(float(weights @ said) * 100, 1),
+                        True,
+                        phrasing,
+                        span,
+                        self.attempt[span[0] : span[1]],
+                    )
+        return None
+
+    def _slice_of(self, phrasing: str) -> tuple[int, int]:
+        return self._all_coverage()[3][self.layout.width[phrasing]]
+
     def pitfall(self, claim: Claim, rivals: list[str]) -> PointResult | None:
         """A pitfall is hit when a stretch of the attempt says it almost in full, and says it
         more closely (in word order) than it says any key point: "model parallelism splits the
@@ -409,6 +512,15 @@ class Matcher:
                     self.attempt[span[0] : span[1]],
                 )
         return None
+
+    def _says(self, phrasing: str, sentence: tuple[int, int]) -> bool:
+        """Whether a window of this sentence says the claim, with its polarity and numbers: a key
+        point the attempt denies there is no rival to a wrong claim said there."""
+        if phrasing not in self.layout.place:
+            return False
+        coverage, lo, _, _ = self._coverage(phrasing, whole=False)
+        inside = (lo >= sentence[0]) & (lo < sentence[1])
+        return bool(inside.any() and coverage[inside].max() >= self.settings.point_full)
 
     def _order(self, phrasing: str, window: tuple[int, int]) -> float:
         """Order-aware similarity of a claim's words to a stretch's content words."""

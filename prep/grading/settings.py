@@ -27,6 +27,15 @@ class Settings:
     list_max_claim_share: float = 0.34  # a keyword list: under a third of its items say anything
     list_max_function_share: float = 0.12  # share of small words below which text is not prose
     list_sentence_words: int = 5  # two items this long are clauses: notes that list, not a bare list
+    # How much of a correct answer's key point the grader can find, by how many phrasings the key
+    # point has: recognised(k) = 1 - (1 - unphrased_credit) * (1 - phrasing_recall) ** k. Each
+    # phrasing is another chance (phrasing_recall) that a correct wording meets one of them; with
+    # none, overlap of words alone earns unphrased_credit. A score is divided by recognised(k)
+    # over recognised(full_phrasings), so a correct answer to a question the user wrote with one
+    # phrasing per key point can pass as one to the bundled bank does (docs/grading.md).
+    phrasing_recall: float = 0.42
+    unphrased_credit: float = 0.28
+    full_phrasings: int = 8  # the bundled bank's phrasings per key point: no adjustment from here
     fallback_none: float = 0.0  # fallback mode: any overlap with a reference sentence earns some credit
     fallback_full: float = 0.50  # ... and half its content words, anywhere, cover it (paraphrase loses words)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from prep.text import phrase_keys, tokenize
+from prep.text import NUMBER, phrase_keys, tokenize
 
 _CONTRAST = frozenset({"vs", "versus", "or", "than"})
 _NOT_A_SIDE = frozenset({"rather", "instead", "against"})
@@ -23,7 +23,9 @@ _LISTING = re.compile(r"\b(?:compare|comparing|between|difference|differ)\b", re
 
 
 @lru_cache(maxsize=512)
-def subjects(prompt: str, points: tuple[str, ...]) -> tuple[tuple[str | None, ...], dict[str, str]]:
+def subjects(
+    prompt: str, points: tuple[str, ...], pitfalls: tuple[str, ...] = ()
+) -> tuple[tuple[str | None, ...], dict[str, str]]:
     """The subject of each key point, where the prompt sets subjects against each other, and
     the other names each subject goes by (each mapped to the subject).
 
@@ -80,8 +82,35 @@ def subjects(prompt: str, points: tuple[str, ...]) -> tuple[tuple[str | None, ..
         else:
             firsts.append(first if first in named else None)
     if len({f for f in firsts if f}) < 2:
-        return tuple(None for _ in points), {}
+        return roles(prompt, points), {}
     return tuple(firsts), aliases
+
+
+# Words that open a claim without naming a thing it is about: "each GPU ...", "both ...".
+_NOT_A_NAME = frozenset(
+    "each every all both one two no not only also more less most same other it this".split()
+)
+
+
+def roles(prompt: str, points: tuple[str, ...]) -> tuple[str | None, ...]:
+    """The things a question's key points give roles to, when its prompt sets no contrast but
+    names them: "distillation from a teacher into a student" with key points "the teacher
+    produces soft targets" / "the student matches them"; "prefill and decode on separate GPUs".
+    A key point that starts with a name the prompt also says is a claim about that thing; it
+    takes two such names for roles."""
+    said = set(phrase_keys(prompt)[0]) - _NOT_A_NAME
+    firsts = []
+    for text in points:
+        keys = phrase_keys(text)[0]
+        first = keys[0] if keys else None
+        firsts.append(first if first in said and not NUMBER.fullmatch(first) else None)
+    names = {f for f in firsts if f}
+    if len(names) < 2:
+        return tuple(None for _ in points)
+    # A claim that names two of them ("the student matches the teacher's targets") is about both.
+    return tuple(
+        f if f and not (names - {f}) & set(phrase_keys(text)[0]) else None for f, text in zip(firsts, points)
+    )
 
 
 def _other_names(tokens: list, sides: list[int]) -> dict[str, str]:  # type: ignore[type-arg]

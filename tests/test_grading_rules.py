@@ -1,0 +1,210 @@
+"""The general rules that let the grader hold on questions a user writes with one phrasing per key
+point: each with attempts it must credit and attempts it must not."""
+
+from __future__ import annotations
+
+import pytest
+
+from prep.bank.schema import Question
+from prep.grading.grade import grade, phrasing_scale, pitfall_core, recognised
+from prep.grading.settings import DEFAULT_SETTINGS
+
+
+def question(prompt: str, key_points: list, pitfalls: list | None = None) -> Question:
+    return Question.model_validate(
+        {"id": "q", "prompt": prompt, "key_points": key_points, "pitfalls": pitfalls or []}
+    )
+
+
+DISTILLATION = question(
+    "How does knowledge distillation from a large teacher model into a small student model work?",
+    [
+        "the teacher model produces soft probability distributions over the classes",
+        "the student model is trained to match those soft targets",
+        "a temperature above one flattens the distributions",
+    ],
+)
+
+
+# --- verdicts calibrated to the phrasings a key point has -----------------------------------
+
+
+def test_a_question_with_the_bundled_banks_phrasings_keeps_the_usual_thresholds():
+    eight = {
+        "text": "gradients are averaged with all-reduce",
+        "aliases": [f"alias number {i}" for i in range(7)],
+    }
+    q = question("What does DDP do?", [eight, eight | {"text": "each GPU holds a replica of the model"}])
+    assert phrasing_scale(list(q.key_points), DEFAULT_SETTINGS) == 1.0
+    g = grade(q, None, "Each GPU holds a replica of the model.")
+    assert (g.pass_at, g.partial_at) == (70, 35)
+
+
+def test_fewer_phrasings_ask_less_of_a_correct_answer():
+    assert recognised(1, DEFAULT_SETTINGS) < recognised(3, DEFAULT_SETTINGS) < recognised(8, DEFAULT_SETTINGS)
+    assert recognised(20, DEFAULT_SETTINGS) == recognised(8, DEFAULT_SETTINGS)
+    g = grade(DISTILLATION, None, "x")
+    assert 35 < g.pass_at < 50 and g.partial_at < 35
+
+
+def test_a_correct_answer_in_its_own_words_passes_a_one_phrasing_question():
+    attempt = (
+        "The big teacher gives soft probability distributions over the classes instead of hard labels, and "
+        "the small student is trained to match those soft targets. Raising the temperature above one "
+        "flattens the distributions so the small probabilities carry information."
+    )
+    assert grade(DISTILLATION, None, attempt).verdict == "pass"
+
+
+def test_an_answer_that_misses_most_key_points_still_fails():
+    g = grade(DISTILLATION, None, "Distillation makes a smaller model that is cheaper to serve.")
+    assert g.verdict == "fail"
+
+
+# --- roles bound to the things the key points name -------------------------------------------
+
+
+def test_a_claim_said_of_the_wrong_one_earns_nothing_and_counts_as_wrong():
+    right = (
+        "The teacher model produces soft probability distributions over the classes, the student model is "
+        "trained to match those soft targets, and a temperature above one flattens the distributions."
+    )
+    swapped = right.replace("teacher", "\0").replace("student", "teacher").replace("\0", "student")
+    assert grade(DISTILLATION, None, right).verdict == "pass"
+    g = grade(DISTILLATION, None, swapped)
+    assert g.verdict == "fail"
+    assert g.swapped and "says of one thing what holds for another" in g.notes
+
+
+def test_a_key_point_naming_both_things_is_not_tied_to_either():
+    q = question(
+        "In distillation, what do the teacher and the student do?",
+        ["the teacher produces soft targets", "the student matches the teacher's soft targets"],
+    )
+    g = grade(
+        q, None, "The teacher produces soft targets. The teacher's soft targets are what the student matches."
+    )
+    assert g.verdict == "pass" and not g.swapped
+
+
+def test_names_the_prompt_does_not_say_bind_no_roles():
+    q = question(
+        "How do you read a profile?",
+        ["kernels show up in the timeline", "gaps show idle time on the GPU"],
+    )
+    g = grade(q, None, "Gaps in the timeline show the GPU sitting idle, and each kernel shows up in it.")
+    assert g.verdict == "pass" and not g.swapped
+
+
+# --- negation and small words ----------------------------------------------------------------
+
+RING = question(
+    "Why does a single-producer single-consumer ring buffer work without locks?",
+    [
+        "no lock is needed between the producer and the consumer",
+        "the producer only writes the head index",
+        "the consumer only writes the tail index",
+    ],
+)
+
+
+def test_there_is_no_x_between_a_and_b_meets_no_x_is_needed_between_a_and_b():
+    g = grade(RING, None, "There is no lock between the producer and the consumer.")
+    assert [m.text for m in g.matched] == ["no lock is needed between the producer and the consumer"]
+
+
+def test_denying_the_claim_still_refutes_it():
+    g = grade(RING, None, "You need a lock between the producer and the consumer.")
+    assert "no lock is needed between the producer and the consumer" not in [m.text for m in g.matched]
+
+
+def test_a_negated_verb_keeps_its_whole_phrase_denied():
+    q = question("Do small ablations transfer?", ["small ablations transfer to the full model"])
+    g = grade(q, None, "Small ablations don't transfer to the full model.")
+    assert g.verdict != "pass"
+
+
+def test_a_count_of_things_the_prompt_names_is_not_a_required_figure():
+    q = question(
+        "Why do LLM servers treat the prefill and decode phases differently?",
+        ["the two phases have different bottlenecks", "prefill is compute-bound", "decode is memory-bound"],
+    )
+    g = grade(
+        q, None, "They have different bottlenecks: prefill is compute-bound while decode is memory-bound."
+    )
+    assert g.verdict == "pass"
+
+
+def test_a_figure_the_answer_gives_is_still_required():
+    q = question("How fast does FlashAttention make it?", ["attention runs about 3 times faster"])
+    assert grade(q, None, "Attention runs about 7 times faster.").verdict != "pass"
+
+
+def test_a_hyphenated_key_point_word_is_met_by_its_parts():
+    q = question("What limits decode?", ["decode is memory-bandwidth-bound"])
+    [point] = grade(q, None, "Decode is memory bandwidth bound.").matched
+    assert point.score == 100.0
+
+
+# --- pitfalls said in other words ------------------------------------------------------------
+
+CPT = question(
+    "How do you choose the data mixture for continued pre-training?",
+    [
+        "replay some general data alongside the domain data",
+        "ablate mixture ratios on a smaller model",
+        "monitor general benchmarks during training",
+    ],
+    ["training only on domain data works best, because general data (web text) dilutes the domain signal"],
+)
+
+
+def test_the_core_of_a_wrong_claim_is_a_phrasing_of_it():
+    assert pitfall_core(CPT.pitfalls[0].text) == "training only on domain data works best"
+    assert pitfall_core("a warp reduction needs __syncthreads between every shuffle step") is None
+    assert pitfall_core("decode is compute-bound: it does a lot of math") is None  # too short a core
+
+
+def test_a_pitfall_fires_on_its_core_claim_alone():
+    g = grade(CPT, None, "Honestly, training only on domain data works best for continued pre-training.")
+    assert g.pitfalls and g.verdict == "fail"
+
+
+def test_a_pitfall_core_does_not_fire_on_a_correct_answer():
+    g = grade(
+        CPT,
+        None,
+        "Replay some general data alongside the domain data, ablate the mixture ratios on a smaller model "
+        "first, and monitor general benchmarks during training.",
+    )
+    assert not g.pitfalls and g.verdict == "pass"
+
+
+# --- vocabulary of the field ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("key_point", "attempt"),
+    [
+        ("the cache stores the keys and values", "The cache keeps the keys and values."),
+        ("the queue is the bottleneck of the pipeline", "The pipeline is limited by the queue."),
+        ("GPUs wait idle for the slowest worker", "The GPUs sit waiting for the slowest worker."),
+        ("memory grows with sequence length", "Memory increases with the length of the sequence."),
+        ("remove duplicated documents before training", "Drop duplicated documents before training."),
+    ],
+)
+def test_words_of_the_field_said_another_way_are_the_same_claim(key_point, attempt):
+    q = question("Explain it.", [key_point])
+    [point] = grade(q, None, attempt).matched
+    assert point.score == 100.0
+
+
+# --- the fallback, graded against a prepared answer ---------------------------------------
+
+
+def test_the_fallback_verdict_is_calibrated_like_a_one_phrasing_key_point():
+    q = question("What is the role of a prototype program?", [])
+    reference = "A prototype simulates the behaviour of portions of the desired software product."
+    g = grade(q, reference, "It simulates parts of the final product quickly, to see how it could work.")
+    assert g.mode == "answer" and g.pass_at < 50
+    assert g.verdict == ("pass" if g.score >= g.pass_at else "partial" if g.score >= g.partial_at else "fail")
