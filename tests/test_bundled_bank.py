@@ -187,3 +187,20 @@ def test_an_answer_with_its_contrasted_subjects_swapped_does_not_pass(bank, qid)
     question = bank.questions[qid]
     assert grade(question, None, right).verdict == "pass"
     assert grade(question, None, swapped).verdict != "pass"
+
+
+def test_the_bank_covers_the_role_in_depth(bank):
+    counts = Counter(bank.category_of.values())
+    assert len(bank.questions) >= 280
+    assert counts["robot-learning"] >= 25
+    assert min(counts.values()) >= 15, counts
+
+
+def test_readme_lists_every_category_with_its_size(bank):
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    counts = Counter(bank.category_of.values())
+    for category_id, category in bank.categories.items():
+        assert f"| `{category_id}` | {category.title} | {counts[category_id]} |" in readme, category_id
+    assert f"{len(bank.questions)} questions in {len(bank.categories)} categories" in readme
