@@ -18,6 +18,7 @@ import yaml
 from prep.bank.load import check_bank
 from prep.bank.loaded import Bank
 from prep.bank.names import ID_PATTERN, KINDS
+from prep.bank.yamlsource import oversized
 from prep.bank.yamlsplice import (
     Edit,
     EditError,
@@ -105,10 +106,21 @@ def make_id(
 
 
 def _validate(location: BankLocation, overrides: dict[Path, str | None]) -> Bank:
+    refuse_oversized(overrides)
     bank, problems = check_bank(location, overrides)
     if problems:
         raise BankInvalid(problems)
     return bank
+
+
+def refuse_oversized(texts: dict[Path, str | None]) -> None:
+    """Nothing is written that the loader would refuse: a bank file over the size limit would make
+    every later command fail, including the one that could shrink it."""
+    for problem in oversized(texts):
+        raise WriteFailed(
+            f"{problem.file} would be too large ({problem.message}); nothing was written",
+            hint="shorten the text, or split it across files",
+        )
 
 
 def _write_all(texts: dict[Path, str | None]) -> None:

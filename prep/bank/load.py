@@ -18,21 +18,27 @@ from prep.bank.crossref import add_answers, add_category, check_follow_ups, chec
 from prep.bank.loaded import Bank
 from prep.bank.messages import validate_file
 from prep.bank.schema import Answer, AnswersFile, CategoryFile, Question
-from prep.bank.yamlsource import MAX_FILE_BYTES, Document, PathKey, load_file, parse
+from prep.bank.yamlsource import MAX_FILE_BYTES, Document, PathKey, load_file, oversized, parse
 from prep.errors import BankInvalid, Problem, display_path
 from prep.paths import YAML_SUFFIXES, BankLocation, bank_files
 
 
-def load_bank(location: BankLocation) -> Bank:
-    """Load and validate the bank; raise BankInvalid listing every problem."""
-    bank, problems = check_bank(location)
+def load_bank(location: BankLocation, *, read_limit: int = MAX_FILE_BYTES) -> Bank:
+    """Load and validate the bank; raise BankInvalid listing every problem.
+
+    *read_limit*: the largest file read (a command that rewrites one entry reads larger files,
+    so that one grown past the limit can be shrunk; what it writes is held to the limit)."""
+    bank, problems = check_bank(location, read_limit=read_limit)
     if problems:
         raise BankInvalid(problems)
     return bank
 
 
 def check_bank(
-    location: BankLocation, overrides: dict[Path, str | None] | None = None
+    location: BankLocation,
+    overrides: dict[Path, str | None] | None = None,
+    *,
+    read_limit: int = MAX_FILE_BYTES,
 ) -> tuple[Bank, list[Problem]]:
     """Load what can be loaded and return it with every problem found.
 
@@ -44,7 +50,7 @@ def check_bank(
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        result = _check_bank(location, overrides)
+        result = _check_bank(location, overrides, read_limit)
         gc.freeze()  # the loaded bank lives as long as the command: keep it out of later scans
         return result
     finally:
@@ -53,10 +59,10 @@ def check_bank(
 
 
 def _check_bank(
-    location: BankLocation, overrides: dict[Path, str | None] | None
+    location: BankLocation, overrides: dict[Path, str | None] | None, read_limit: int
 ) -> tuple[Bank, list[Problem]]:
     overrides = {Path(p).absolute(): t for p, t in (overrides or {}).items()}
-    cache = _open_cache(location) if not overrides else None
+    cache = _open_cache(location) if not overrides and read_limit == MAX_FILE_BYTES else None
 
     def files(directory: Path) -> list[Path]:
         paths = {p.absolute() for p in bank_files(directory)}
@@ -71,7 +77,7 @@ def _check_bank(
 
     invalid: list[tuple[Document, int, dict[str, Any]]] = []  # questions that failed validation
     for path in question_paths:
-        doc, header, items, raw_ids = _load_valid(path, CategoryFile, overrides, cache, problems)
+        doc, header, items, raw_ids = _load_valid(path, CategoryFile, overrides, cache, problems, read_limit)
         known_ids.update(raw_ids)
         if doc.data is None:  # a file that does not parse: its ids, read from the text, still exist
             known_ids.update(_ids_in_text(overrides.get(path), path))
@@ -81,7 +87,7 @@ def _check_bank(
         invalid += _invalid_items(doc, {i for i, _ in items})
 
     for path in answer_paths:
-        doc, header, items, _ = _load_valid(path, AnswersFile, overrides, cache, problems)
+        doc, header, items, _ = _load_valid(path, AnswersFile, overrides, cache, problems, read_limit)
         add_answers(bank, items, path, doc, known_ids, problems)
 
     problems += check_follow_ups(question_files, known_ids)
@@ -118,6 +124,7 @@ def _load_valid(
     overrides: dict[Path, str | None],
     cache: Any,
     problems: list[Problem],
+    read_limit: int = MAX_FILE_BYTES,
 ) -> tuple[Document, dict[str, Any] | None, list[tuple[int, Any]], list[str]]:
     """One file: from the cache when unchanged, else parsed and validated (and then cached)."""
     display = display_path(path)
@@ -135,7 +142,9 @@ def _load_valid(
         return raw
 
     if path in overrides:
-        doc = parse(overrides[path] or "", display)
+        # What would be written must load again: a text over the limit is refused, not parsed.
+        too_big = oversized({path: overrides[path]})
+        doc = Document(display, problems=too_big) if too_big else parse(overrides[path] or "", display)
     else:
         if cache is not None:
             payload = cache.get(path, read)
@@ -145,7 +154,7 @@ def _load_valid(
                 ids = [q.id for _, q in items] if model is CategoryFile else []
                 return doc, payload["header"], items, ids
             read()
-        doc = load_file(path, display, raw)
+        doc = load_file(path, display, raw, read_limit)
     if doc.empty and model is not CategoryFile:
         # An answers file not yet written in (a comment saying what goes there) has no answers.
         doc.problems, doc.data = [], {"answers": []}

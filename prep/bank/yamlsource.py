@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from prep.errors import Problem
+from prep.errors import Problem, display_path
 
 try:  # libyaml's C parser is ~10x faster; fall back to pure Python where it is missing
     _Loader = yaml.CSafeLoader
@@ -63,7 +63,28 @@ class Document:
         return Problem(self.file, line, column, message, dotted)
 
 
-def read_text(path: Path, display: str, raw: bytes | None = None) -> tuple[str | None, list[Problem]]:
+# A command that rewrites one entry of a file reads up to this much, so that a file grown past
+# the limit can be shrunk again; what it writes must be within the limit.
+OVERSIZED_READ_LIMIT = 16 * MAX_FILE_BYTES
+
+
+def size_message(size: int) -> str:
+    return f"file is {size / 1048576:.1f} MiB; the limit is {MAX_FILE_BYTES // 1048576} MiB"
+
+
+def oversized(texts: dict[Path, str | None]) -> list[Problem]:
+    """A problem for each text that would make a bank file larger than the loader accepts."""
+    found = []
+    for path, text in texts.items():
+        size = len(text.encode("utf-8")) if text is not None else 0
+        if size > MAX_FILE_BYTES:
+            found.append(Problem(display_path(path), 0, 0, size_message(size)))
+    return found
+
+
+def read_text(
+    path: Path, display: str, raw: bytes | None = None, limit: int = MAX_FILE_BYTES
+) -> tuple[str | None, list[Problem]]:
     """Read a bank file as text, refusing what is not a regular, reasonably sized UTF-8 file.
 
     *raw* is the file's bytes when the caller has already read them.
@@ -72,11 +93,8 @@ def read_text(path: Path, display: str, raw: bytes | None = None) -> tuple[str |
         if path.is_dir():
             return None, [Problem(display, 0, 0, "is a directory, not a YAML file")]
         size = path.stat().st_size if raw is None else len(raw)
-        if size > MAX_FILE_BYTES:
-            limit = MAX_FILE_BYTES // (1024 * 1024)
-            return None, [
-                Problem(display, 0, 0, f"file is {size / 1048576:.1f} MiB; the limit is {limit} MiB")
-            ]
+        if size > limit:
+            return None, [Problem(display, 0, 0, size_message(size))]
         if raw is None:
             raw = path.read_bytes()
     except OSError as exc:
@@ -143,8 +161,8 @@ def parse(text: str, display: str) -> Document:
     return doc
 
 
-def load_file(path: Path, display: str, raw: bytes | None = None) -> Document:
-    text, problems = read_text(path, display, raw)
+def load_file(path: Path, display: str, raw: bytes | None = None, limit: int = MAX_FILE_BYTES) -> Document:
+    text, problems = read_text(path, display, raw, limit)
     if text is None:
         return Document(display, problems=problems)
     return parse(text, display)

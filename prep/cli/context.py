@@ -39,10 +39,15 @@ class AppContext:
 
     def writable_question(self, question_id: str):  # type: ignore[no-untyped-def]
         """For a command that changes one question: the writable bank's location, the bank, and
-        the question (NotFound, with a suggestion, when there is no such id)."""
+        the question (NotFound, with a suggestion, when there is no such id). Files past the size
+        limit are read here, so that the command can shrink them; what it writes is checked."""
+        from prep.bank.load import load_bank
+        from prep.bank.yamlsource import OVERSIZED_READ_LIMIT
+
         location = self.writable_bank_location()
-        bank = self.bank()
-        return location, bank, bank.question(question_id)
+        if self._bank is None:
+            self._bank = load_bank(location, read_limit=OVERSIZED_READ_LIMIT)
+        return location, self._bank, self._bank.question(question_id)
 
     def bank(self) -> Bank:
         """The validated bank; raises BankInvalid (exit 2) when it has problems."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from prep.bank.authoring import check_category_name, make_id, prompt_key
+from prep.bank.authoring import check_category_name, make_id, prompt_key, refuse_oversized
 from prep.bank.load import check_bank
 from prep.bank.loaded import Bank
 from prep.bank.yamlsplice import EditError, append_items, dump
@@ -97,6 +97,7 @@ def import_rows(
     texts: dict[Path, str | None] = {qpath: qtext}
     if answered:
         texts[apath] = atext
+    refuse_oversized(texts)
     _, problems = check_bank(location, texts)
     if problems:
         spans = [(qpath, qlines, [row for row, _ in added]), (apath, alines, [row for row, _ in answered])]
