@@ -24,9 +24,9 @@ def _count_parses(monkeypatch):
     parsed = []
     real = yamlsource.load_file
 
-    def spy(path, display, raw=None):
+    def spy(path, display, raw=None, *rest):
         parsed.append(path.name)
-        return real(path, display, raw)
+        return real(path, display, raw, *rest)
 
     monkeypatch.setattr("prep.bank.load.load_file", spy)
     return parsed
