@@ -21,6 +21,7 @@ YAML_SUFFIXES = (".yaml", ".yml")
 QUESTIONS_DIR = "questions"
 BUNDLED_DIR = "_bundled"  # where the wheel carries the bundled bank
 ANSWERS_DIR = "answers"
+BUNDLED_KEY = "bundled"
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,15 @@ class BankLocation:
     @property
     def answers(self) -> Path:
         return self.root / ANSWERS_DIR
+
+    @property
+    def key(self) -> str:
+        """Which bank this is, in the review history: "bundled" for the bank shipped with prep
+        (wherever it is installed), else the bank folder's absolute path."""
+        root = self.root.resolve()
+        if self.installed or root == bundled_bank_root().resolve():
+            return BUNDLED_KEY
+        return str(root)
 
     @property
     def installed(self) -> bool:

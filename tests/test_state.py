@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from prep.cli.app import app
 from prep.config import SchedulerConfig
+from prep.paths import BankLocation
 from prep.review.scheduler import Scheduler
 from prep.state.cards import CardState, new_card
 from prep.state.migrations import MIGRATIONS, SCHEMA_VERSION
@@ -94,7 +95,7 @@ def test_export_import_round_trip_is_identical(run, state_file, tmp_path, bank_d
         env=NOW,
     )
     first = run("state", "export").output
-    assert first.splitlines()[0] == '{"type": "prep-state", "version": 1}'
+    assert first.splitlines()[0] == '{"type": "prep-state", "version": 2}'  # 2: records name their bank
     assert sum('"type": "review"' in line for line in first.splitlines()) == 3
     dump = tmp_path / "history.jsonl"
     dump.write_text(first)
@@ -196,7 +197,7 @@ def test_import_checks_values_and_writes_nothing_when_one_is_wrong(run, tmp_path
 
 
 def card_without_hash(record: dict) -> dict:
-    return {k: v for k, v in record.items() if k not in ("type", "content_hash")}
+    return {k: v for k, v in record.items() if k not in ("type", "content_hash", "bank")}
 
 
 def test_import_stores_times_in_one_form_so_a_second_import_adds_nothing(run, tmp_path, state_file):
@@ -214,9 +215,9 @@ def test_import_stores_times_in_one_form_so_a_second_import_adds_nothing(run, tm
     assert run("history", "dp-vs-mp").exit_code == 0
 
 
-def test_prune_removes_history_of_removed_questions(run, state_file):
+def test_prune_removes_history_of_removed_questions(run, state_file, bank_dir):
     run("drill", "--category", "parallelism", "--limit", "1", input=GOOD + "\n\n3\nn\n", env=NOW)
-    with Store(state_file) as store:
+    with Store(state_file, bank=BankLocation(bank_dir, "option").key) as store:  # this bank's history
         store.record(None, CardState("gone-question", T0), reviewed_at=T0, rating=3)
     assert run("state", "prune").exit_code == 1  # needs --yes when not interactive
     result = run("state", "prune", "--yes", "--json")
@@ -230,7 +231,9 @@ def _one_json_document(result):
     return json.loads(result.stdout)
 
 
-def test_every_state_command_prints_exactly_one_json_document(run, state_file, tmp_path, monkeypatch):
+def test_every_state_command_prints_exactly_one_json_document(
+    run, state_file, tmp_path, monkeypatch, bank_dir
+):
     nothing = {"questions": 0, "reviews": 0, "cards": 0, "practice": 0}
     assert _one_json_document(run("state", "check", "--json"))["status"] == "missing"
     for args in (["state", "prune", "--json"], ["state", "prune", "-y", "--json"]):  # nothing to prune
@@ -241,7 +244,7 @@ def test_every_state_command_prints_exactly_one_json_document(run, state_file, t
     dump.write_text(run("state", "export").stdout)
     assert _one_json_document(run("state", "import", str(dump), "--json"))["reviews_present"] == 1
     assert _one_json_document(run("state", "check", "--json"))["status"] == "ok"
-    with Store(state_file) as store:
+    with Store(state_file, bank=BankLocation(bank_dir, "option").key) as store:  # this bank's history
         store.record(None, CardState("gone-question", T0), reviewed_at=T0, rating=3)
     monkeypatch.setattr("prep.cli.plain.interactive", lambda: True)
     declined = run("state", "prune", "--json", input="n\n")  # the question goes to stderr

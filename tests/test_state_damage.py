@@ -149,18 +149,16 @@ def _inconsistent_index(state_file: Path) -> None:
     db.close()
 
 
-def test_corruption_met_in_the_middle_of_a_command_moves_the_file_aside(run, state_file, history, tmp_path):
+def test_corruption_met_in_the_middle_of_a_command_moves_the_file_aside(run, state_file, history, bank_dir):
     _inconsistent_index(state_file)
     check = run("state", "check")
     assert check.exit_code == 3
     assert "integrity check failed" in check.output and "REINDEX" in check.output
     assert state_file.exists()  # check only looks
-    smaller = tmp_path / "smaller"
-    (smaller / "questions").mkdir(parents=True)
-    (smaller / "questions" / "x.yaml").write_text(
-        "category: x\ntitle: X\nquestions:\n  - id: only-one\n    prompt: One?\n    key_points: [one]\n"
-    )
-    result = run("state", "prune", "--yes", bank=smaller)  # deletes reviews: meets the bad index
+    # The bank loses its parallelism questions, so prune deletes their reviews: it meets the bad index.
+    for name in ("questions/parallelism.yaml", "answers/answers.yaml"):
+        (bank_dir / name).unlink()
+    result = run("state", "prune", "--yes")
     assert result.exit_code == 3
     assert "Traceback" not in result.output and "moved aside to" in result.output
     [copy] = damaged_copies(state_file)

@@ -113,13 +113,14 @@ def test_writing_commands_say_read_only_in_one_line(run, state_file, history, mo
     assert run("state", "export").output == history.read_text()
 
 
-def test_prune_on_a_read_only_database_refuses_before_asking(run, state_file, history, monkeypatch):
+def test_prune_on_a_read_only_database_refuses_before_asking(run, state_file, history, monkeypatch, bank_dir):
     from datetime import datetime
 
+    from prep.paths import BankLocation
     from prep.state.cards import CardState
     from prep.state.store import Store
 
-    with Store(state_file) as store:
+    with Store(state_file, bank=BankLocation(bank_dir, "option").key) as store:  # this bank's history
         store.record(
             None,
             CardState("gone", datetime(2026, 1, 1, tzinfo=UTC)),

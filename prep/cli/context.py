@@ -58,10 +58,21 @@ class AppContext:
         return self._bank
 
     @property
+    def bank_key(self) -> str:
+        """Which bank the review history's rows belong to (see BankLocation.key)."""
+        return self.bank_location().key
+
+    def store(self, *, write: bool = True):  # type: ignore[no-untyped-def]
+        """The review state of this bank."""
+        from prep.state.store import Store
+
+        return Store(self.state_path, write=write, bank=self.bank_key)
+
+    @property
     def schedule_files(self):  # type: ignore[no-untyped-def]
         from prep.review.setup import ScheduleFiles
 
-        return ScheduleFiles(self.state_path, self.config_path, self.config_named)
+        return ScheduleFiles(self.state_path, self.config_path, self.config_named, self.bank_key)
 
     def open_schedule(
         self,
@@ -78,9 +89,8 @@ class AppContext:
     def retired_ids(self) -> frozenset[str]:
         """Ids the review history has but the bank no longer does (removed, not yet pruned): a new
         question given one of them would inherit that history."""
-        from prep.state.store import Store
 
-        with Store(self.state_path, write=False) as store:
+        with self.store(write=False) as store:
             return frozenset(store.history_ids() - set(self.bank().questions))
 
     @property

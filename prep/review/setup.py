@@ -33,6 +33,7 @@ class ScheduleFiles:
     state: Path
     config: Path
     explicit_config: bool = False
+    bank: str = ""  # the bank's key in the review history
 
 
 def open_schedule(
@@ -46,7 +47,7 @@ def open_schedule(
         overrides={"desired_retention": retention, "new_per_day": new},
         explicit=files.explicit_config,
     )
-    store = Store(files.state, write=write)
+    store = Store(files.state, write=write, bank=files.bank)
     personal = store.fsrs_parameters()
     scheduler = Scheduler(
         replace(settings.scheduler, parameters=personal) if personal else settings.scheduler

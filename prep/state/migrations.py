@@ -86,10 +86,46 @@ def _m003_practice(db: sqlite3.Connection) -> None:
     )
 
 
+def _m004_bank(db: sqlite3.Connection) -> None:
+    # Which bank a row was made in: the bundled bank ("bundled") or the folder of a bank of one's
+    # own. Rows from before are '' (unassigned): every bank sees them for the ids it has.
+    _script(
+        db,
+        """
+        ALTER TABLE reviews ADD COLUMN bank TEXT NOT NULL DEFAULT '';
+        ALTER TABLE practice ADD COLUMN bank TEXT NOT NULL DEFAULT '';
+        CREATE TABLE cards_by_bank (
+            bank TEXT NOT NULL DEFAULT '',
+            question_id TEXT NOT NULL,
+            due TEXT NOT NULL,
+            state INTEGER NOT NULL,
+            step INTEGER,
+            stability REAL,
+            difficulty REAL,
+            last_review TEXT,
+            reps INTEGER NOT NULL DEFAULT 0,
+            lapses INTEGER NOT NULL DEFAULT 0,
+            content_hash TEXT,
+            PRIMARY KEY (bank, question_id)
+        );
+        INSERT INTO cards_by_bank (bank, question_id, due, state, step, stability, difficulty, last_review,
+                                   reps, lapses, content_hash)
+            SELECT '', question_id, due, state, step, stability, difficulty, last_review, reps, lapses,
+                   content_hash FROM cards;
+        DROP TABLE cards;
+        ALTER TABLE cards_by_bank RENAME TO cards;
+        CREATE INDEX cards_due ON cards(due);
+        CREATE INDEX reviews_bank ON reviews(bank, question_id, reviewed_at);
+        CREATE INDEX practice_bank ON practice(bank, question_id, practiced_at);
+        """,
+    )
+
+
 # Ordered: append new migrations, never edit or reorder applied ones.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _m001_initial,
     _m002_review_verdict,
     _m003_practice,
+    _m004_bank,
 )
 SCHEMA_VERSION = len(MIGRATIONS)

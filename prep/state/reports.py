@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from prep.state.cards import format_time
+from prep.state.history import scope
 from prep.state.sqlite import Connection
 
 
@@ -31,23 +32,31 @@ class TimeSpent:
     practice: int
 
 
-def _scope(question_ids: Collection[str] | None) -> tuple[str, tuple]:
-    """A WHERE clause for the scope; one JSON parameter, however many questions are selected."""
+def _scope(bank: str | None, question_ids: Collection[str] | None) -> tuple[str, tuple]:
+    """A WHERE clause for the bank's rows (see history.scope) and the selected questions; one
+    JSON parameter, however many questions are selected."""
+    where, args = scope(bank)
     if question_ids is None:
-        return "1", ()
-    return "question_id IN (SELECT value FROM json_each(?))", (json.dumps(sorted(question_ids)),)
+        return where, args
+    return f"{where} AND question_id IN (SELECT value FROM json_each(?))", (
+        *args,
+        json.dumps(sorted(question_ids)),
+    )
 
 
 class ReportQueries:
     """Mixed into ``Store``; ``db`` is its connection."""
 
     db: Connection
+    bank: str | None
 
     def review_totals(self) -> dict[str, QuestionTotals]:
         """Per question over the whole log: reviews, passes, average score, time spent."""
-        rows = self.db.execute(
+        where, args = scope(self.bank)
+        rows = self.db.execute(  # a table scan beats 100k index lookups
             "SELECT question_id, COUNT(*), SUM(rating >= 3), AVG(score), TOTAL(elapsed_seconds)"
-            " FROM reviews NOT INDEXED GROUP BY question_id"  # a table scan beats 100k index lookups
+            f" FROM reviews NOT INDEXED WHERE {where} GROUP BY question_id",
+            args,
         )
         return {
             qid: QuestionTotals(n, passed or 0, score, seconds) for qid, n, passed, score, seconds in rows
@@ -56,19 +65,19 @@ class ReportQueries:
     def activity_by_hour(self, question_ids: Collection[str] | None = None) -> list[tuple[str, int]]:
         """Reviews and practice answers per UTC hour ("YYYY-MM-DDTHH"): grouping fixed-width text
         is cheap, and the caller shifts hours to local days faster than SQLite's 'localtime'."""
-        where, args = _scope(question_ids)
+        where, args = _scope(self.bank, question_ids)
         return [
             (hour, n)
             for hour, n in self.db.execute(
-                "SELECT substr(t, 1, 13) AS h, COUNT(*) FROM (SELECT reviewed_at AS t, question_id FROM "
-                "reviews"
-                f" UNION ALL SELECT practiced_at, question_id FROM practice) WHERE {where} GROUP BY h",
+                "SELECT substr(t, 1, 13) AS h, COUNT(*) FROM (SELECT reviewed_at AS t, question_id, bank"
+                " FROM reviews UNION ALL SELECT practiced_at, question_id, bank FROM practice)"
+                f" WHERE {where} GROUP BY h",
                 args,
             )
         ]
 
     def time_spent(self, since: datetime, question_ids: Collection[str] | None = None) -> TimeSpent:
-        where, args = _scope(question_ids)
+        where, args = _scope(self.bank, question_ids)
         stamp = format_time(since)
         seconds, recent, reviews = self.db.execute(
             "SELECT TOTAL(elapsed_seconds), TOTAL(CASE WHEN reviewed_at >= ? THEN elapsed_seconds END), "
@@ -86,7 +95,7 @@ class ReportQueries:
 
     def grader_agreement(self, question_ids: Collection[str] | None = None) -> tuple[int, int]:
         """(reviews the grader suggested a rating for, how many of them the user rated as suggested)."""
-        where, args = _scope(question_ids)
+        where, args = _scope(self.bank, question_ids)
         suggested, agreed = self.db.execute(
             "SELECT COUNT(*), TOTAL(rating = suggested) FROM reviews WHERE suggested IS NOT NULL AND "
             f"{where}",
@@ -96,6 +105,9 @@ class ReportQueries:
 
     def rating_sequences(self) -> Iterator[tuple[str, str, int]]:
         """(question id, reviewed_at as stored, rating) of every review, by question then time."""
+        where, args = scope(self.bank)
         yield from self.db.execute(
-            "SELECT question_id, reviewed_at, rating FROM reviews ORDER BY question_id, reviewed_at, id"
+            f"SELECT question_id, reviewed_at, rating FROM reviews WHERE {where}"
+            " ORDER BY question_id, reviewed_at, id",
+            args,
         )

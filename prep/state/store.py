@@ -9,92 +9,81 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from prep.errors import StateError
 from prep.state.cards import CardState, format_time, parse_time
 from prep.state.database import StateDatabase
+from prep.state.history import PRACTICE_FIELDS, REVIEW_FIELDS, HistoryMoves, scope  # noqa: F401
 from prep.state.reports import ReportQueries
+from prep.state.rows import Review, card_of, review_of, save_card_row  # noqa: F401
 from prep.state.sqlite import Connection
 
-# The columns of a review and of a practice answer that move with an export (not the row id).
-REVIEW_FIELDS = (
-    "question_id",
-    "reviewed_at",
-    "rating",
-    "suggested",
-    "score",
-    "elapsed_seconds",
-    "answer",
-    "mode",
-    "content_hash",
-    "verdict",
-    "card_before",
-)
-PRACTICE_FIELDS = (
-    "question_id",
-    "practiced_at",
-    "mode",
-    "rating",
-    "score",
-    "verdict",
-    "elapsed_seconds",
-    "answer",
-)
 
+class Store(StateDatabase, ReportQueries, HistoryMoves):
+    """The review state of one bank: cards, the review log, practice answers and settings. Every
+    SQL statement prep runs on it is a named method here (or in its report queries and history
+    moves).
 
-@dataclass(frozen=True)
-class Review:
-    id: int
-    question_id: str
-    reviewed_at: datetime
-    rating: int
-    suggested: int | None
-    score: int | None
-    elapsed_seconds: float | None
-    answer: str | None
-    mode: str | None
-    content_hash: str | None
+    *bank* is the key of the bank the rows belong to (``BankLocation.key``). A bank sees its own
+    rows and the unassigned ones ('', recorded before prep kept track of banks) for the ids it
+    has; new rows are its own. Tools that give no bank see every row and write unassigned ones."""
 
-
-class Store(StateDatabase, ReportQueries):
-    """The review state: cards, the review log, practice answers and settings. Every SQL
-    statement prep runs on it is a named method here (or in its report queries)."""
+    def __init__(self, path: Path, *, write: bool = True, bank: str | None = None) -> None:
+        self.bank = bank
+        super().__init__(path, write=write)
 
     # --- cards ---------------------------------------------------------------------------
 
     def card(self, question_id: str) -> CardState | None:
-        row = self.db.execute("SELECT * FROM cards WHERE question_id = ?", (question_id,)).fetchone()
-        return _card(row) if row else None
+        where, args = scope(self.bank)
+        row = self.db.execute(
+            f"SELECT * FROM cards WHERE {where} AND question_id = ? ORDER BY bank = '' LIMIT 1",
+            (*args, question_id),
+        ).fetchone()
+        return card_of(row) if row else None
 
     def cards(self) -> dict[str, CardState]:
-        return {row["question_id"]: _card(row) for row in self.db.execute("SELECT * FROM cards")}
+        # The bank's own card wins over an unassigned one of the same id: it comes last.
+        where, args = scope(self.bank)
+        rows = self.db.execute(f"SELECT * FROM cards WHERE {where} ORDER BY bank != ''", args)
+        return {row["question_id"]: card_of(row) for row in rows}
 
     def due_ids(self, now: datetime, limit: int | None = None) -> list[tuple[str, datetime]]:
-        """Question ids due at *now*, most overdue first (uses the due index)."""
+        """Question ids due at *now*, most overdue first (uses the due index): the bank's own
+        cards, and unassigned ones of ids it has no card of its own for."""
+        stamp = format_time(now)
         sql = "SELECT question_id, due FROM cards WHERE due <= ? ORDER BY due, question_id"
-        params: tuple = (format_time(now),)
+        params: tuple = (stamp,)
+        if self.bank is not None:
+            sql = (
+                "SELECT question_id, due FROM cards WHERE bank = ? AND due <= ?"
+                " UNION ALL SELECT question_id, due"
+                " FROM cards WHERE bank = '' AND due <= ? AND question_id NOT IN"
+                " (SELECT question_id FROM cards WHERE bank = ?) ORDER BY due, question_id"
+            )
+            params = (self.bank, stamp, stamp, self.bank)
         if limit is not None:
             sql += " LIMIT ?"
             params += (limit,)
         return [(r[0], parse_time(r[1])) for r in self.db.execute(sql, params)]
 
-    def next_due(self) -> datetime | None:
-        row = self.db.execute("SELECT MIN(due) FROM cards").fetchone()
-        return parse_time(row[0]) if row and row[0] else None
-
     def content_hashes(self) -> dict[str, str | None]:
-        return {r[0]: r[1] for r in self.db.execute("SELECT question_id, content_hash FROM cards")}
+        where, args = scope(self.bank)
+        rows = self.db.execute(
+            f"SELECT question_id, content_hash FROM cards WHERE {where} ORDER BY bank != ''", args
+        )
+        return {r[0]: r[1] for r in rows}
 
     def new_cards_since(self, since: datetime) -> int:
         """How many cards had their first review since *since* (the new-per-day budget)."""
+        where, args = scope(self.bank)
         row = self.db.execute(
-            "SELECT COUNT(*) FROM reviews WHERE card_before IS NULL AND reviewed_at >= ?",
-            (format_time(since),),
+            f"SELECT COUNT(*) FROM reviews WHERE {where} AND card_before IS NULL AND reviewed_at >= ?",
+            (*args, format_time(since)),
         ).fetchone()
         return int(row[0])
 
@@ -111,7 +100,7 @@ class Store(StateDatabase, ReportQueries):
     ) -> int:
         """Append a review and save the card's new state, atomically. Returns the review id."""
         with self.transaction() as db:
-            return _append_review(db, before, after, reviewed_at, rating, **details)
+            return _append_review(db, self.bank or "", before, after, reviewed_at, rating, **details)
 
     def review(
         self,
@@ -126,33 +115,35 @@ class Store(StateDatabase, ReportQueries):
         processes rating the same card at once each build on the other's rating, not on the
         state both read before. Returns the review id and the card's new state."""
         with self.transaction() as db:
-            row = db.execute("SELECT * FROM cards WHERE question_id = ?", (question_id,)).fetchone()
-            before = _card(row) if row else None
+            before = self.card(question_id)
             after = schedule(before)
-            return _append_review(db, before, after, reviewed_at, rating, **details), after
+            return _append_review(db, self.bank or "", before, after, reviewed_at, rating, **details), after
 
     def undo(self, review_id: int) -> str:
         """Remove a review and restore the card as it was before it. Returns the question id."""
         with self.transaction() as db:
             row = db.execute(
-                "SELECT question_id, card_before FROM reviews WHERE id = ?", (review_id,)
+                "SELECT question_id, card_before, bank FROM reviews WHERE id = ?", (review_id,)
             ).fetchone()
             if row is None:
                 raise StateError(f"review {review_id} is not in the database (already undone?)")
             db.execute("DELETE FROM reviews WHERE id = ?", (review_id,))
+            qid, bank = row["question_id"], row["bank"]
             if row["card_before"] is None:
-                db.execute("DELETE FROM cards WHERE question_id = ?", (row["question_id"],))
+                db.execute("DELETE FROM cards WHERE bank = ? AND question_id = ?", (bank, qid))
             else:
                 before = CardState.from_dict(json.loads(row["card_before"]))
                 previous_hash = db.execute(
-                    "SELECT content_hash FROM reviews WHERE question_id = ? ORDER BY id DESC LIMIT 1",
-                    (row["question_id"],),
+                    "SELECT content_hash FROM reviews WHERE bank IN (?, '') AND question_id = ?"
+                    " ORDER BY id DESC LIMIT 1",
+                    (bank, qid),
                 ).fetchone()
-                _save_card(db, before, previous_hash[0] if previous_hash else None)
-            return str(row["question_id"])
+                save_card_row(db, bank, before, previous_hash[0] if previous_hash else None)
+            return str(qid)
 
     def reviews(self, question_id: str | None = None, since: datetime | None = None) -> list[Review]:
-        sql, params = "SELECT * FROM reviews WHERE 1=1", []
+        where, args = scope(self.bank)
+        sql, params = f"SELECT * FROM reviews WHERE {where}", list(args)
         if question_id is not None:
             sql += " AND question_id = ?"
             params.append(question_id)
@@ -160,28 +151,11 @@ class Store(StateDatabase, ReportQueries):
             sql += " AND reviewed_at >= ?"
             params.append(format_time(since))
         sql += " ORDER BY reviewed_at, id"
-        return [_review(r) for r in self.db.execute(sql, params)]
+        return [review_of(r) for r in self.db.execute(sql, params)]
 
     def review_count(self) -> int:
-        return int(self.db.execute("SELECT COUNT(*) FROM reviews").fetchone()[0])
-
-    def history_ids(self) -> set[str]:
-        """Every question id the history has a card, a review or a practice answer for."""
-        return {
-            r[0]
-            for r in self.db.execute(
-                "SELECT question_id FROM cards UNION SELECT question_id FROM reviews UNION SELECT "
-                "question_id FROM practice"
-            )
-        }
-
-    def has_history(self, question_id: str) -> bool:
-        row = self.db.execute(
-            "SELECT 1 FROM cards WHERE question_id = ? UNION SELECT 1 FROM reviews WHERE question_id = ?"
-            " UNION SELECT 1 FROM practice WHERE question_id = ? LIMIT 1",
-            (question_id, question_id, question_id),
-        ).fetchone()
-        return row is not None
+        where, args = scope(self.bank)
+        return int(self.db.execute(f"SELECT COUNT(*) FROM reviews WHERE {where}", args).fetchone()[0])
 
     # --- practice: cram and unrecorded mock answers, kept but never scheduled ----------------
 
@@ -199,20 +173,11 @@ class Store(StateDatabase, ReportQueries):
     ) -> int:
         with self.transaction() as db:
             cursor = db.execute(
-                "INSERT INTO practice (question_id, practiced_at, mode, rating, score, verdict, "
-                "elapsed_seconds, answer)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    question_id,
-                    format_time(practiced_at),
-                    mode,
-                    rating,
-                    score,
-                    verdict,
-                    elapsed_seconds,
-                    answer,
-                ),
-            )
+                "INSERT INTO practice (bank, question_id, practiced_at, mode, rating, score, verdict, "
+                "elapsed_seconds, answer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (self.bank or '', question_id, format_time(practiced_at), mode, rating, score, verdict,
+                 elapsed_seconds, answer),
+            )  # fmt: skip
             return int(cursor.lastrowid)
 
     def forget_practice(self, practice_id: int) -> None:
@@ -221,28 +186,13 @@ class Store(StateDatabase, ReportQueries):
             db.execute("DELETE FROM practice WHERE id = ?", (practice_id,))
 
     def practice(self, question_id: str) -> list[sqlite3.Row]:
+        where, args = scope(self.bank)
         return list(
             self.db.execute(
-                "SELECT * FROM practice WHERE question_id = ? ORDER BY practiced_at, id", (question_id,)
+                f"SELECT * FROM practice WHERE {where} AND question_id = ? ORDER BY practiced_at, id",
+                (*args, question_id),
             )
         )
-
-    @contextmanager
-    def renaming(self, old: str, new: str) -> Iterator[tuple[int, int]]:
-        """Move a question's history to a new id; commits only if the caller's block succeeds
-        (so the bank files and the database change together). Yields the reviews and the
-        practice answers moved."""
-        with self.transaction() as db:
-            if self.has_history(new):
-                raise StateError(f"the state database already has history for {new!r}")
-            db.execute("UPDATE cards SET question_id = ? WHERE question_id = ?", (new, old))
-            practice = db.execute(
-                "UPDATE practice SET question_id = ? WHERE question_id = ?", (new, old)
-            ).rowcount
-            yield (
-                db.execute("UPDATE reviews SET question_id = ? WHERE question_id = ?", (new, old)).rowcount,
-                practice,
-            )
 
     # --- settings --------------------------------------------------------------------------
 
@@ -265,90 +215,12 @@ class Store(StateDatabase, ReportQueries):
     def save_card(self, card: CardState, content_hash: str | None = None) -> None:
         """Write one card's state as it is (no review): for tools that build a history."""
         with self.transaction() as db:
-            _save_card(db, card, content_hash)
-
-    # --- moving history in and out (`prep state export|import|prune`) ------------------------
-
-    def export_rows(self) -> Iterator[tuple[str, dict[str, Any]]]:
-        """("card" | "review" | "practice", fields) in a fixed order: cards by id, then reviews and
-        practice answers by time, so that the same history always exports the same way."""
-        hashes = self.content_hashes()
-        for qid, card in sorted(self.cards().items()):
-            yield "card", {**card.to_dict(), "content_hash": hashes.get(qid)}
-        for row in self.db.execute(
-            f"SELECT {', '.join(REVIEW_FIELDS)} FROM reviews ORDER BY reviewed_at, question_id, id"
-        ):
-            yield "review", {k: row[k] for k in REVIEW_FIELDS}
-        for row in self.db.execute(
-            f"SELECT {', '.join(PRACTICE_FIELDS)} FROM practice ORDER BY practiced_at, question_id, id"
-        ):
-            yield "practice", {k: row[k] for k in PRACTICE_FIELDS}
-
-    def merge(
-        self,
-        cards: list[tuple[CardState, str | None]],
-        reviews: list[dict[str, Any]],
-        practice: list[dict[str, Any]],
-    ) -> dict[str, int]:
-        """Add what the state does not have yet, in one transaction: reviews and practice answers by
-        (question, time), cards where the incoming one was reviewed later. Returns the counts."""
-        counts = dict.fromkeys(
-            (
-                "reviews_added",
-                "reviews_present",
-                "cards_added",
-                "cards_updated",
-                "cards_kept",
-                "practice_added",
-                "practice_present",
-            ),
-            0,
-        )
-        with self.transaction() as db:
-            for table, rows, stamp, fields in (
-                ("reviews", reviews, "reviewed_at", REVIEW_FIELDS),
-                ("practice", practice, "practiced_at", PRACTICE_FIELDS),
-            ):
-                for row in rows:
-                    if db.execute(
-                        f"SELECT 1 FROM {table} WHERE question_id = ? AND {stamp} = ?",
-                        (row["question_id"], row[stamp]),
-                    ).fetchone():
-                        counts[f"{table}_present"] += 1
-                        continue
-                    db.execute(
-                        f"INSERT INTO {table} ({', '.join(fields)}) VALUES ({', '.join('?' * len(fields))})",
-                        tuple(row[k] for k in fields),
-                    )
-                    counts[f"{table}_added"] += 1
-            for card, content in cards:
-                row = db.execute(
-                    "SELECT last_review FROM cards WHERE question_id = ?", (card.question_id,)
-                ).fetchone()
-                if row is None:
-                    counts["cards_added"] += 1
-                elif row[0] is None or (card.last_review and card.last_review > parse_time(row[0])):
-                    counts["cards_updated"] += 1
-                else:
-                    counts["cards_kept"] += 1
-                    continue
-                _save_card(db, card, content)
-        return counts
-
-    def prune(self, keep: set[str]) -> dict[str, int]:
-        """Delete the history of every question id not in *keep*."""
-        with self.transaction() as db:
-            gone = sorted(self.history_ids() - keep)
-            reviews = cards = practice = 0
-            for qid in gone:
-                reviews += db.execute("DELETE FROM reviews WHERE question_id = ?", (qid,)).rowcount
-                cards += db.execute("DELETE FROM cards WHERE question_id = ?", (qid,)).rowcount
-                practice += db.execute("DELETE FROM practice WHERE question_id = ?", (qid,)).rowcount
-        return {"questions": len(gone), "reviews": reviews, "cards": cards, "practice": practice}
+            save_card_row(db, self.bank or "", card, content_hash)
 
 
 def _append_review(
     db: Connection,
+    bank: str,
     before: CardState | None,
     after: CardState,
     reviewed_at: datetime,
@@ -363,10 +235,11 @@ def _append_review(
     verdict: str | None = None,
 ) -> int:
     cursor = db.execute(
-        "INSERT INTO reviews (question_id, reviewed_at, rating, suggested, score,"
+        "INSERT INTO reviews (bank, question_id, reviewed_at, rating, suggested, score,"
         " elapsed_seconds, answer, mode, content_hash, card_before, verdict)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
+            bank,
             after.question_id,
             format_time(reviewed_at),
             rating,
@@ -380,53 +253,5 @@ def _append_review(
             verdict,
         ),
     )
-    _save_card(db, after, content_hash)
+    save_card_row(db, bank, after, content_hash)
     return int(cursor.lastrowid)
-
-
-def _save_card(db: sqlite3.Connection, card: CardState, content_hash: str | None) -> None:
-    db.execute(
-        "INSERT OR REPLACE INTO cards (question_id, due, state, step, stability, difficulty,"
-        " last_review, reps, lapses, content_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            card.question_id,
-            format_time(card.due),
-            card.state,
-            card.step,
-            card.stability,
-            card.difficulty,
-            format_time(card.last_review) if card.last_review else None,
-            card.reps,
-            card.lapses,
-            content_hash,
-        ),
-    )
-
-
-def _card(row: sqlite3.Row) -> CardState:
-    return CardState(
-        question_id=row["question_id"],
-        due=parse_time(row["due"]),
-        state=row["state"],
-        step=row["step"],
-        stability=row["stability"],
-        difficulty=row["difficulty"],
-        last_review=parse_time(row["last_review"]) if row["last_review"] else None,
-        reps=row["reps"],
-        lapses=row["lapses"],
-    )
-
-
-def _review(row: sqlite3.Row) -> Review:
-    return Review(
-        id=row["id"],
-        question_id=row["question_id"],
-        reviewed_at=parse_time(row["reviewed_at"]),
-        rating=row["rating"],
-        suggested=row["suggested"],
-        score=row["score"],
-        elapsed_seconds=row["elapsed_seconds"],
-        answer=row["answer"],
-        mode=row["mode"],
-        content_hash=row["content_hash"],
-    )

@@ -22,12 +22,12 @@ from prep.state.cards import CardState, format_time, parse_time
 from prep.state.store import Store
 
 FORMAT = "prep-state"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: each record names its bank (a record without one is unassigned)
 
 
-def export_lines(store: Store) -> Iterable[str]:
+def export_lines(store: Store, *, all_banks: bool = False) -> Iterable[str]:
     yield json.dumps({"type": FORMAT, "version": FORMAT_VERSION}, sort_keys=True)
-    for kind, fields in store.export_rows():
+    for kind, fields in store.export_rows(all_banks=all_banks):
         yield json.dumps({"type": kind, **fields}, sort_keys=True)
 
 
@@ -45,21 +45,28 @@ class ImportReport:
         return dict(self.__dict__)
 
 
-def import_lines(store: Store, path: Path) -> ImportReport:
+def import_lines(store: Store, path: Path, *, keep_banks: bool = False) -> ImportReport:
     """Merge an export into the state: reviews by (question, time), cards by latest review.
 
-    Idempotent: importing the same file twice changes nothing the second time. The whole file
-    is checked before anything is written, and written in one transaction.
+    The history becomes this bank's (a bank exported on one machine is at another path on the
+    next), but for unassigned rows; with *keep_banks* every row keeps the bank it names (a
+    backup of every bank, made with `state export --all-banks`). Idempotent: importing the same
+    file twice changes nothing the second time. The whole file is checked before anything is
+    written, and written in one transaction.
     """
     cards, reviews, practice = parse_export(path)
+    if not keep_banks:
+        cards = [(card, content, store.bank if bank else "") for card, content, bank in cards]
+        for row in (*reviews, *practice):
+            row["bank"] = store.bank if row["bank"] else ""
     return ImportReport(**store.merge(cards, reviews, practice))
 
 
 def parse_export(
     path: Path,
-) -> tuple[list[tuple[CardState, str | None]], list[dict[str, Any]], list[dict[str, Any]]]:
-    """The cards (with their content hash), reviews and practice answers of an export, every
-    line checked; raises InvalidInput listing each bad line."""
+) -> tuple[list[tuple[CardState, str | None, str]], list[dict[str, Any]], list[dict[str, Any]]]:
+    """The cards (with their content hash and bank), reviews and practice answers of an export,
+    every line checked; raises InvalidInput listing each bad line."""
     display = display_path(path)
     problems: list[Problem] = []
     records = _json_records(path, display, problems)
@@ -67,7 +74,7 @@ def parse_export(
         problems.insert(
             0, Problem(display, 1, 1, f"not a prep state export (the first line must have type {FORMAT!r})")
         )
-    cards: list[tuple[CardState, str | None]] = []
+    cards: list[tuple[CardState, str | None, str]] = []
     reviews: list[dict[str, Any]] = []
     practice: list[dict[str, Any]] = []
     for number, record in records[1:]:
@@ -87,8 +94,8 @@ def parse_export(
             )
             continue
         if kind == "card":
-            content = fields.pop("content_hash")
-            cards.append((CardState.from_dict(fields), content))
+            content, bank = fields.pop("content_hash"), fields.pop("bank")
+            cards.append((CardState.from_dict(fields), content, bank))
         else:
             (reviews if kind == "review" else practice).append(fields)
     if problems:
@@ -136,7 +143,7 @@ def _card_before(value: Any) -> str | None:
         return None
     try:
         CardState.from_dict(
-            _CardRecord.model_validate(json.loads(value)).model_dump(exclude={"content_hash"})
+            _CardRecord.model_validate(json.loads(value)).model_dump(exclude={"content_hash", "bank"})
         )
     except (TypeError, ValueError) as exc:
         raise ValueError("expected the JSON of a card") from exc
@@ -162,6 +169,7 @@ class _ReviewRecord(BaseModel):
     content_hash: str | None = None
     verdict: Literal["pass", "partial", "fail"] | None = None
     card_before: Annotated[str | None, BeforeValidator(_card_before)] = None
+    bank: str = ""  # the bank it was made in; '' (or absent, in a version 1 export): unassigned
 
 
 class _PracticeRecord(BaseModel):
@@ -177,6 +185,7 @@ class _PracticeRecord(BaseModel):
     verdict: Literal["pass", "partial", "fail"] | None = None
     elapsed_seconds: float | None = Field(default=None, ge=0, allow_inf_nan=False)
     answer: str | None = None
+    bank: str = ""
 
 
 class _CardRecord(BaseModel):
@@ -196,15 +205,17 @@ class _CardRecord(BaseModel):
     reps: int = Field(default=0, ge=0)
     lapses: int = Field(default=0, ge=0)
     content_hash: str | None = None
+    bank: str = ""
 
 
-def prune(store: Store, keep: set[str]) -> dict[str, int]:
-    """Delete the history of question ids that are no longer in the bank."""
-    return store.prune(keep)
+def prune(store: Store, keep: set[str], *, unassigned: bool = False) -> dict[str, int]:
+    """Delete the bank's history of question ids that are no longer in it (with *unassigned*,
+    also history from before banks were recorded)."""
+    return store.prune(keep, unassigned=unassigned)
 
 
-def orphans(store: Store, keep: set[str]) -> list[str]:
-    return sorted(store.history_ids() - keep)
+def orphans(store: Store, keep: set[str], *, unassigned: bool = False) -> list[str]:
+    return sorted(store.history_ids(unassigned=unassigned) - keep)
 
 
 _RECORDS: dict[Any, type[BaseModel]] = {

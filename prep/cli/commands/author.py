@@ -9,10 +9,11 @@ import typer
 from prep.cli import plain
 from prep.cli.context import AppContext
 from prep.cli.plain import counted, emit_json, read_stdin_text, report_change
-from prep.errors import EXIT_INVALID_BANK, UsageError, display_path
+from prep.errors import EXIT_INVALID_BANK, StateError, UsageError, display_path
 
 
 def init(
+    ctx: typer.Context,
     directory: Annotated[
         Path, typer.Argument(metavar="DIR", help="Where to put questions/ and answers/.")
     ] = Path("."),
@@ -24,14 +25,25 @@ def init(
     bank itself lives inside the installed package and is never changed.
     """
     from prep.bank import authoring
+    from prep.paths import BUNDLED_KEY, BankLocation
+    from prep.state.store import Store
 
+    app: AppContext = ctx.obj
     created = authoring.copy_bundled_bank(directory)
+    carried = 0
+    if app.state_path.exists():  # the copy starts with the progress made on the bundled bank
+        try:
+            with Store(app.state_path, bank=BankLocation(directory, "option").key) as store:
+                carried = store.carry_over(BUNDLED_KEY)
+        except StateError as error:  # the bank is created; its history can be imported later
+            typer.echo(f"prep: the bundled bank's history was not carried over: {error.message}", err=True)
     if as_json:
-        emit_json({"created": [display_path(p) for p in created]})
+        emit_json({"created": [display_path(p) for p in created], "reviews_carried_over": carried})
     else:
+        history = f"; your {counted(carried, 'review')} of the bundled bank carried over" if carried else ""
         typer.echo(
             f"created {', '.join(display_path(p) for p in created)}: run prep in {display_path(directory)} "
-            "to use it"
+            f"to use it{history}"
         )
 
 
@@ -211,13 +223,12 @@ def mv(
 ) -> None:
     """Rename a question id everywhere: definition, answers, follow-ups and review history."""
     from prep.bank import authoring
-    from prep.state.store import Store
 
     app: AppContext = ctx.obj
     location, bank, _question = app.writable_question(old)
     if new == old:
         raise UsageError(f"{old!r} already has that id; nothing to rename")
-    with Store(app.state_path) as store:
+    with app.store() as store:
         if store.has_history(new):
             raise UsageError(f"the review history already has entries for {new!r}; choose another id")
         with store.renaming(old, new) as (moved, practiced):  # rolled back if the files cannot be changed

@@ -179,14 +179,13 @@ def next_card(
     from prep.bank.index import question_index
     from prep.bank.selection import select_rows
     from prep.review.queue import build_queue
-    from prep.state.store import Store
 
     app: AppContext = ctx.obj
     rows = question_index(app.bank_location())
     selected = select_rows(rows, **filters(category, tag, kind))
     settings = config_module.load(app.config_path, explicit=app.config_named)
     now = clock.now()
-    with Store(app.state_path, write=False) as store:
+    with app.store(write=False) as store:
         queue = build_queue(None, store, None, now, selected, new_per_day=settings.new_per_day)
         first = queue[0] if queue else None
         card = store.card(first.question_id) if first else None

@@ -62,15 +62,18 @@ def export(
             metavar="FILE", help="Where to write (JSON Lines); '-' or nothing for stdout.", show_default=False
         ),
     ] = None,
+    all_banks: Annotated[
+        bool, typer.Option("--all-banks", help="Every bank's history, not only this bank's.")
+    ] = False,
 ) -> None:
-    """Write every card state and review as JSON Lines: a backup you can diff, move and re-import."""
+    """Write this bank's card states, reviews and practice answers as JSON Lines: a backup you can
+    diff, move and re-import."""
     from prep.files import atomic_write
-    from prep.state.store import Store
     from prep.state.transfer import export_lines
 
     app: AppContext = ctx.obj
-    with Store(app.state_path, write=False) as store:
-        text = "".join(line + "\n" for line in export_lines(store))
+    with app.store(write=False) as store:
+        text = "".join(line + "\n" for line in export_lines(store, all_banks=all_banks))
     if file is None or str(file) == "-":
         sys.stdout.write(text)
     else:
@@ -82,17 +85,24 @@ def export(
 def import_(
     ctx: typer.Context,
     file: Annotated[Path, typer.Argument(metavar="FILE", help="A file written by `prep state export`.")],
+    keep_banks: Annotated[
+        bool,
+        typer.Option(
+            "--keep-banks",
+            help="Keep the bank each row names (an export made with --all-banks); by default what is "
+            "imported becomes this bank's history.",
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print what was merged as JSON.")] = False,
 ) -> None:
-    """Merge an export into your history: by question and review time; importing twice is harmless."""
-    from prep.state.store import Store
+    """Merge an export into this bank's history: by question and review time; importing twice is harmless."""
     from prep.state.transfer import import_lines
 
     app: AppContext = ctx.obj
     if not file.is_file():
         raise UsageError(f"no such file: {file}")
-    with Store(app.state_path) as store:
-        report = import_lines(store, file)
+    with app.store() as store:
+        report = import_lines(store, file, keep_banks=keep_banks)
     if as_json:
         emit_json(report.to_dict())
     else:
@@ -111,23 +121,29 @@ def import_(
 def prune(
     ctx: typer.Context,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    unassigned: Annotated[
+        bool,
+        typer.Option(
+            "--unassigned",
+            help="Also history recorded before prep kept track of banks, of questions not in this bank.",
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print what was deleted as JSON.")] = False,
 ) -> None:
-    """Delete the history of questions that are no longer in the bank."""
-    from prep.state.store import Store
+    """Delete this bank's history of questions that are no longer in it."""
     from prep.state.transfer import orphans
     from prep.state.transfer import prune as run_prune
 
     app: AppContext = ctx.obj
     keep = set(app.bank().questions)
     nothing = {"questions": 0, "reviews": 0, "cards": 0, "practice": 0}
-    with Store(app.state_path, write=False) as store:
-        gone = orphans(store, keep)
+    with app.store(write=False) as store:
+        gone = orphans(store, keep, unassigned=unassigned)
         if not gone:
             if as_json:
                 emit_json(nothing)
             else:
-                typer.echo("nothing to prune: every question in the history is in the bank")
+                typer.echo("nothing to prune: every question in this bank's history is in the bank")
             return
         store.require_write()
         if not yes:
@@ -141,7 +157,7 @@ def prune(
                 else:
                     typer.echo("nothing deleted")
                 return
-        result = run_prune(store, keep)
+        result = run_prune(store, keep, unassigned=unassigned)
     if as_json:
         emit_json(result)
     else:

@@ -45,12 +45,11 @@ def history(
     changed the schedule.
     """
     from prep.review.stats import history as review_history
-    from prep.state.store import Store
 
     app: AppContext = ctx.obj
     bank = app.bank()
     question = bank.questions.get(question_id)
-    with Store(app.state_path, write=False) as store:
+    with app.store(write=False) as store:
         rows = review_history(store, question_id)
     if question is None and not rows:
         bank.question(question_id)  # unknown: NotFound, with a did-you-mean
@@ -94,11 +93,10 @@ def optimize(
 ) -> None:
     """Fit personal FSRS parameters to your review history; the scheduler then uses them."""
     from prep.review.optimize import optimize as fit
-    from prep.state.store import Store
 
     app: AppContext = ctx.obj
     # A missing state has no reviews to fit: read as empty, without creating the file.
-    with Store(app.state_path, write=app.state_path.exists()) as store:
+    with app.store(write=app.state_path.exists()) as store:
         result = fit(store, min_reviews)
     if as_json:
         emit_json(result)
