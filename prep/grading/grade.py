@@ -86,14 +86,7 @@ def grade(
         firsts, other_names = subjects(question.prompt, tuple(c.text for c in claims))
         matcher.set_subjects(firsts, claims, other_names)
     results = [matcher.match(claim, whole=(mode == "answer")) for claim in claims]
-    credit = [_credit(r.score / 100, none, full) for r in results]
-    # In fallback mode longer reference sentences carry more of the answer.
-    weights = (
-        [len(phrase_keys(r.text)[0]) ** 0.5 or 1.0 for r in results]
-        if mode == "answer"
-        else [1.0] * len(results)
-    )
-    score = 100.0 * sum(c * w for c, w in zip(credit, weights)) / sum(weights)
+    score = _score(results, mode, none, full)
 
     # Fewer phrasings find less of a correct answer, so the verdict asks for less; a sentence of
     # the prepared answer is a claim with one phrasing, so the fallback is calibrated the same way.
@@ -101,10 +94,9 @@ def grade(
     below_partial = settings.partial_score * scale - 1
     rivals = [p for c in question.key_points for p in c.phrasings]
     hits = tuple(h for h in (matcher.pitfall(p, rivals) for p in pitfalls) if h is not None)
-    swaps: tuple[PointResult, ...] = ()
-    if mode == "key_points":  # a claim said of the wrong one of the things the key points name
-        unmet = [c for c, r in zip(claims, results) if not r.matched]
-        swaps = tuple(h for h in (matcher.swapped(c) for c in unmet) if h is not None)
+    # A claim said of the wrong one of the things the key points name.
+    unmet = [c for c, r in zip(claims, results) if not r.matched] if mode == "key_points" else []
+    swaps = tuple(h for h in (matcher.swapped(c) for c in unmet) if h is not None)
 
     if matcher.tokens and _is_keyword_list(attempt, matcher.tokens, settings):
         notes.append("reads as a list of keywords, not claims: say what each term does")
@@ -139,6 +131,17 @@ def grade(
 _QUALIFIER = re.compile(
     r",|;|:|\s[-–—]\s|\b(?:because|since|so that|which|unless|as long as|even if|although|while)\b"
 )
+
+
+def _score(results: list[PointResult], mode: str, none: float, full: float) -> float:
+    """The mean credit of the claims, 0-100; in fallback mode longer reference sentences carry
+    more of the answer."""
+    credit = [_credit(r.score / 100, none, full) for r in results]
+    if mode == "answer":
+        weights = [len(phrase_keys(r.text)[0]) ** 0.5 or 1.0 for r in results]
+    else:
+        weights = [1.0] * len(results)
+    return 100.0 * sum(c * w for c, w in zip(credit, weights)) / sum(weights)
 
 
 @lru_cache(maxsize=4096)

@@ -12,7 +12,6 @@ about one counts only the words said of it. docs/grading.md explains the choices
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -20,14 +19,13 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Prefix
 
 from prep.bank.schema import Claim
+from prep.grading.layout import layout_of, range_max_table
 from prep.grading.subjects import FOILS
 from prep.text import (
     CLAUSE_BREAK,
-    NUMBER,
     key_set,
     ordered_keys,
     phrase_keys,
-    phrase_length,
     stem,
     tokenize,
 )
@@ -44,104 +42,6 @@ class PointResult:
     phrasing: str | None = None  # the text or alias that matched best
     span: tuple[int, int] | None = None  # character span of the attempt that matched
     excerpt: str | None = None  # the attempt's words at that span
-
-
-@dataclass(frozen=True)
-class _Layout:
-    """Every claim word and every phrasing of a question, laid out once per question as
-    matrices over the claim words: each phrasing's word weights (phrasings x words), and the
-    words whose polarity or absence refutes it."""
-
-    keys: tuple[str, ...]
-    rows: dict[str, np.ndarray]  # phrasing -> its words' columns
-    place: dict[str, int]  # phrasing -> its row
-    by_width: dict[int, np.ndarray]  # window width -> the rows of the phrasings looked for in it
-    width: dict[str, int]  # phrasing -> the window width it is looked for in
-    weights: np.ndarray
-    # The columns of [words said plainly | said negated | numbers] (3 x words) that any phrasing
-    # has, and each such column's phrasings: most claims negate nothing and state no number.
-    refuting: np.ndarray
-    against: np.ndarray  # refuting columns x phrasings
-    compounds: tuple[tuple[int, int], ...] = ()  # (key column, words) of claim words written hyphenated
-
-
-@lru_cache(maxsize=512)
-def _layout(
-    phrasings: tuple[str, ...],
-    prompt_keys: frozenset[str],
-    window_min: int,
-    window_factor: float,
-    wrong: frozenset[str] = frozenset(),
-    wrong_factor: float = 0.0,
-) -> _Layout:
-    phrasings = tuple(p for p in dict.fromkeys(phrasings) if phrase_keys(p)[0])
-    keys = tuple(dict.fromkeys(k for p in phrasings for k in phrase_keys(p)[0]))
-    index = {k: i for i, k in enumerate(keys)}
-    rows = {p: np.array([index[k] for k in phrase_keys(p)[0]], dtype=np.intp) for p in phrasings}
-    shape = (len(phrasings), len(keys))
-    weights, plain, negated, numbers = (np.zeros(shape, dtype=np.float32) for _ in range(4))
-    for i, p in enumerate(phrasings):
-        words, negations = phrase_keys(p)
-        figures = _required_figures(p, prompt_keys)
-        # Words the prompt already says are context, not the claim: they count half; so does a
-        # count of things the prompt names ("the two phases").
-        context = [k in prompt_keys or (NUMBER.fullmatch(k) and k not in figures) for k in words]
-        w = np.array([0.5 if c else 1.0 for c in context], dtype=np.float32)
-        weights[i, rows[p]] = w / w.sum()
-        neg = np.array([k in negations for k in words])
-        negated[i, rows[p][neg]] = 1.0
-        plain[i, rows[p][~neg]] = 1.0
-        numbers[i, rows[p][[k in figures for k in words]]] = 1.0
-    width = {
-        p: max(window_min, round((wrong_factor if p in wrong else window_factor) * phrase_length(p)))
-        for p in phrasings
-    }
-    against = np.concatenate([plain, negated, numbers], axis=1)
-    refuting = np.flatnonzero(against.any(axis=0))
-    by_width: dict[int, list[int]] = {}
-    for i, p in enumerate(phrasings):
-        by_width.setdefault(width[p], []).append(i)
-    compounds = _compounds(phrasings, keys)
-    return _Layout(
-        keys,
-        rows,
-        {p: i for i, p in enumerate(phrasings)},
-        {w: np.array(r, dtype=np.intp) for w, r in by_width.items()},
-        width,
-        weights,
-        refuting,
-        np.ascontiguousarray(against[:, refuting].T),
-        compounds,
-    )
-
-
-def _compounds(phrasings: tuple[str, ...], keys: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
-    """Claim words written with hyphens ("memory-bandwidth-bound"), which a claim keeps as one
-    word: an attempt may write them as two or three ("memory bandwidth bound")."""
-    index = {k: i for i, k in enumerate(keys)}
-    found = {}
-    for p in phrasings:
-        for token in tokenize(p, claim=True):
-            parts = [part for part in token.text.split("-") if part]
-            if token.content and 2 <= len(parts) <= 3 and token.key in index:
-                found[index[token.key]] = len(parts)
-    return tuple(sorted(found.items()))
-
-
-def _required_figures(phrasing: str, prompt_keys: frozenset[str]) -> set[str]:
-    """The numbers a claim states that an attempt must say: not one the prompt already gives, nor a
-    small count of things the prompt names ("the two phases" of a prompt about prefill and decode
-    phases): those count what the question fixed, they are not the answer."""
-    tokens = [t for t in tokenize(phrasing, claim=True) if t.content]
-    required = set()
-    for i, token in enumerate(tokens):
-        if not NUMBER.fullmatch(token.key) or token.key in prompt_keys:
-            continue
-        counted = tokens[i + 1].key if i + 1 < len(tokens) else None
-        if int(token.key) <= 3 and counted in prompt_keys:
-            continue
-        required.add(token.key)
-    return required
 
 
 class Matcher:
@@ -163,7 +63,7 @@ class Matcher:
         self.sentence_end = np.repeat(last + 1, np.diff(np.append(-1, last))) if n else sentence_ids
         self.negated = np.array([t.negated for t in self.tokens], dtype=bool)
         self.sim = np.zeros((0, n), dtype=np.float32)
-        self.layout = _layout((), frozenset(), settings.window_min, settings.window_factor)
+        self.layout = layout_of((), frozenset(), settings.window_min, settings.window_factor)
         self._table = np.zeros((1, n, 0), dtype=np.float32)
         self._polar = False
         self._windowed: tuple[np.ndarray, np.ndarray, np.ndarray, dict[int, tuple[int, int]]] | None = None
@@ -177,7 +77,7 @@ class Matcher:
 
     def prepare(self, phrasings: list[str], wrong: frozenset[str] = frozenset()) -> None:
         """Compute word similarities of every claim word against every attempt word at once."""
-        self.layout = _layout(
+        self.layout = layout_of(
             tuple(phrasings),
             self.prompt_keys,
             self.settings.window_min,
@@ -228,7 +128,7 @@ class Matcher:
             np.concatenate([sim, sim * ~self.negated, sim * self.negated]).T if self._polar else sim.T
         )
         widest = max(self.layout.width.values(), default=1)
-        self._table = _range_max_table(np.ascontiguousarray(by_polarity), widest)
+        self._table = range_max_table(np.ascontiguousarray(by_polarity), widest)
 
     def _join_compounds(self, sim: np.ndarray) -> None:
         """A hyphenated claim word met by consecutive words of one sentence of the attempt: each
@@ -544,18 +444,3 @@ class Matcher:
         part = self.sim[rows, lo:hi]
         found = part.max(axis=1) > 0
         return sorted({lo + int(j) for j in part.argmax(axis=1)[found]})
-
-
-def _range_max_table(sim: np.ndarray, widest: int) -> np.ndarray:
-    """Sparse table for range maxima along the first axis, for ranges up to *widest* long:
-    level k holds max(sim[j : j + 2**k])."""
-    n = sim.shape[0]
-    levels = max(1, min(widest, n).bit_length())
-    table = np.empty((levels, *sim.shape), dtype=sim.dtype)  # level k is read only below n - 2**k + 1
-    table[0] = sim
-    for k in range(1, levels):
-        span = 1 << (k - 1)
-        table[k, : n - 2 * span + 1] = np.maximum(
-            table[k - 1, : n - 2 * span + 1], table[k - 1, span : n - span + 1]
-        )
-    return table
