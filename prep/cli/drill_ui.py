@@ -117,6 +117,12 @@ class ConsoleUI:
                 self.out.print(f"{label}:\n{stored.answer}")
 
     def _reveal(self, question: Question) -> None:
+        if not question.key_points and question.id not in self.session.bank.answers:
+            self.out.print(
+                "Nothing to grade against: this question has no key points and no prepared answer. "
+                "Rate yourself (prep edit adds key points).",
+                style="dim",
+            )
         if question.key_points:
             self.out.print("Key points:", style="bold")
             for point in question.key_points:
@@ -131,8 +137,8 @@ class ConsoleUI:
     def read_answer(self, question: Question) -> tuple[str, float | None] | None:
         if self.session.mode == "flip":
             self.out.print("(think of your answer, then press Enter to reveal; q to quit)", style="dim")
-            line = self._readline()
-            if line is None or line.strip().lower() == "q":
+            key = self._key()
+            if key is None or key.strip().lower() == "q":
                 return None
             return "", self._elapsed()
         empty = (
@@ -152,7 +158,10 @@ class ConsoleUI:
                     continue
                 break
             lines.append(line.rstrip("\n"))
-        return "\n".join(lines).strip("\n"), self._elapsed()
+        answer = "\n".join(lines).strip("\n")
+        if answer.strip().lower() == "q":  # q quits at every prompt of the drill, this one too
+            return None
+        return answer, self._elapsed()
 
     def choose(self, suggested: RatingName | None) -> Choice:
         default = f"Enter = {suggested}" if suggested else "choose 1-4"

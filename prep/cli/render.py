@@ -255,6 +255,11 @@ def when_text(moment) -> str:  # type: ignore[no-untyped-def]
     return local.strftime("%a %d %b %H:%M" if same_year else "%a %d %b %Y %H:%M")
 
 
+def _clock(seconds: float) -> str:
+    minutes, seconds = divmod(int(round(seconds)), 60)
+    return f"{minutes}m{seconds:02d}s"
+
+
 def summary_table(summary, *, detailed: bool = False) -> Group:  # type: ignore[no-untyped-def]
     """End-of-session summary; with ``detailed`` a row per question (the mock-interview report)."""
     parts: list = []
@@ -291,7 +296,8 @@ def summary_table(summary, *, detailed: bool = False) -> Group:  # type: ignore[
     counts = summary.ratings if any(summary.ratings.values()) else summary.verdicts if done else {}
     tally = "".join(f" · {name} {n}" for name, n in counts.items())
     next_due = "now" if summary.due_left else when_text(summary.next_due)
-    minutes, seconds = divmod(int(summary.seconds), 60)
+    spent = f"time {_clock(summary.wall_seconds)} in the session"
+    spent += f", {_clock(summary.seconds)} answering" if summary.answering_timed else " (answering not timed)"
     if not summary.interrupted:
         headline = "Session done."
     elif summary.recorded:
@@ -305,12 +311,7 @@ def summary_table(summary, *, detailed: bool = False) -> Group:  # type: ignore[
             "Session interrupted — nothing was recorded (this kind of session leaves the schedule alone)."
         )
     parts.append(Text(headline, style="bold"))
-    parts.append(
-        Text(
-            f"cards {done}{tally} · time {minutes}m{seconds:02d}s · "
-            f"still due {summary.due_left} · next due {next_due}"
-        )
-    )
+    parts.append(Text(f"cards {done}{tally} · {spent} · still due {summary.due_left} · next due {next_due}"))
     return Group(*parts)
 
 

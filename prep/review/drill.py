@@ -83,7 +83,9 @@ class Drill:
             return False
         turn.answer, turn.elapsed = answered
         if turn.answer.strip() and self.session.mode != "flip":
-            turn.graded = self.session.grade(turn.question.id, turn.answer, turn.elapsed)
+            graded = self.session.grade(turn.question.id, turn.answer, turn.elapsed)
+            # Nothing to grade against (no key points, no prepared answer): the user rates it.
+            turn.graded = graded if graded.mode != "none" else None
         if self.session.mode == "mock":  # no feedback until the end; the schedule only with --record
             self._mock(turn)
             return True

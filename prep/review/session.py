@@ -84,7 +84,20 @@ class Summary:
 
     @property
     def seconds(self) -> float:
+        """Time spent answering: typing, as timed by the terminal (0 when answers were piped in)."""
         return sum(r.elapsed or 0 for r in self.results)
+
+    @property
+    def answering_timed(self) -> bool:
+        """Whether any answer's time is known (a script's answers have none)."""
+        return any(r.elapsed is not None for r in self.results)
+
+    @property
+    def wall_seconds(self) -> float:
+        """The session's own length, from its start to its end, whatever happened in between."""
+        if self.started is None or self.finished is None:
+            return 0.0
+        return max(0.0, (self.finished - self.started).total_seconds())
 
     def to_dict(self) -> dict:
         return {
@@ -93,7 +106,9 @@ class Summary:
             "pass_rate": self.pass_rate,
             "ratings": self.ratings,
             "verdicts": self.verdicts,
-            "seconds": round(self.seconds, 1),
+            "seconds": round(self.seconds, 1),  # answering time, as before
+            "answering_seconds": round(self.seconds, 1) if self.answering_timed else None,
+            "wall_seconds": round(self.wall_seconds, 1),
             "next_due": self.next_due.isoformat() if self.next_due else None,
             "due_left": self.due_left,
             "interrupted": self.interrupted,

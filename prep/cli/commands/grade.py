@@ -72,6 +72,11 @@ def grade(
             "the answer is empty: nothing to grade", hint="give it with --answer, or on standard input"
         )
     result = batch.grade_one(bank, question.id, answer, elapsed)
+    if result.grade.mode == "none":
+        raise UsageError(
+            f"{question.id} has no key points and no prepared answer: nothing to grade against",
+            hint="add key points with `prep edit`, or an answer with `prep answer`",
+        )
     if as_json:
         emit_json(result.to_dict())
         return
