@@ -1,5 +1,5 @@
 """`python -m prep`: the same as the `prep` command."""
 
-from prep.cli.app import main
+from prep.cli.main import main
 
 main()

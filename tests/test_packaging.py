@@ -89,3 +89,41 @@ def test_command_summaries_match_their_help():
 
     for name, (_module, _attribute, summary) in COMMANDS.items():
         assert summary == help_summary(_target(name)), name
+
+
+def test_next_is_answered_without_typer_or_pydantic_and_says_what_the_command_says(tmp_path, bank_dir, run):
+    """A shell prompt runs `prep next` on every line: the console script answers it before typer
+    (and the pydantic adapters it builds for every option) is imported, with the same output."""
+    import json
+    import sys
+
+    through_typer = run("next", "-c", "parallelism", "--json")  # also fills the parsed-bank cache
+    argv = [
+        "--bank",
+        str(bank_dir),
+        "--state",
+        str(tmp_path / "state.sqlite3"),
+        "next",
+        "-c",
+        "parallelism",
+        "--json",
+    ]
+    code = (
+        f"import sys, json; from prep.cli.main import quick_next; code = quick_next({argv!r}); "
+        "print(json.dumps([code, 'typer' in sys.modules, 'pydantic' in sys.modules]), file=sys.stderr)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert json.loads(result.stderr.strip().splitlines()[-1]) == [0, False, False], result.stderr
+    assert json.loads(result.stdout) == json.loads(through_typer.output)
+
+
+def test_anything_but_a_plain_next_goes_to_the_full_command_line():
+    from prep.cli.main import _parse
+
+    assert _parse(["next", "--json", "-c", "a", "--tag=b"]) == (
+        {},
+        {"categories": ["a"], "tags": ["b"], "kinds": []},
+        True,
+    )
+    for argv in (["next", "--help"], ["next", "--bogus"], ["--debug", "next"], ["list"], ["next", "-c"], []):
+        assert _parse(argv) is None, argv

@@ -165,12 +165,9 @@ class _PrepGroup(TyperGroup):
         except PrepError as error:
             if _debug(ctx):
                 raise
-            for line in error.details():
-                typer.echo(line, err=True)
-            typer.echo(f"prep: {error.message}", err=True)
-            if error.hint:
-                typer.echo(f"  {error.hint}", err=True)
-            ctx.exit(error.exit_code)
+            from prep.cli.report import report
+
+            ctx.exit(report(error))
         except BrokenPipeError:  # `prep list | head`: the reader has all it wanted
             import os
 

@@ -81,9 +81,10 @@ class Store(StateDatabase, ReportQueries, HistoryMoves):
     def new_cards_since(self, since: datetime) -> int:
         """How many cards had their first review since *since* (the new-per-day budget)."""
         where, args = scope(self.bank)
-        row = self.db.execute(
-            f"SELECT COUNT(*) FROM reviews WHERE {where} AND card_before IS NULL AND reviewed_at >= ?",
-            (*args, format_time(since)),
+        row = self.db.execute(  # by the time index: today's reviews are few, a bank's are many
+            "SELECT COUNT(*) FROM reviews INDEXED BY reviews_time"
+            f" WHERE reviewed_at >= ? AND card_before IS NULL AND {where}",
+            (format_time(since), *args),
         ).fetchone()
         return int(row[0])
 

@@ -174,42 +174,9 @@ def next_card(
     Fast enough for a shell prompt: when the bank has not changed it is answered from the cache
     and the state database alone.
     """
-    from prep import clock
-    from prep import config as config_module
-    from prep.bank.index import question_index
-    from prep.bank.selection import select_rows
-    from prep.review.queue import build_queue
+    from prep.cli.nextup import show_next
 
     app: AppContext = ctx.obj
-    rows = question_index(app.bank_location())
-    selected = select_rows(rows, **filters(category, tag, kind))
-    settings = config_module.load(app.config_path, explicit=app.config_named)
-    now = clock.now()
-    with app.store(write=False) as store:
-        queue = build_queue(None, store, None, now, selected, new_per_day=settings.new_per_day)
-        first = queue[0] if queue else None
-        card = store.card(first.question_id) if first else None
-    due = sum(1 for item in queue if item.reason == "due")
-    by_id = {r.id: r for r in selected}
-    data = {
-        "due": due,
-        "new": len(queue) - due,
-        "next": None
-        if first is None
-        else {
-            "id": first.question_id,
-            "prompt": by_id[first.question_id].prompt,
-            "category": by_id[first.question_id].category,
-            "reason": first.reason,
-            "due": card.due.isoformat() if card else None,
-            "state": card.state_name if card else "new",
-        },
-    }
-    if as_json:
-        emit_json(data)
-        return
-    if first is None:
-        typer.echo("Nothing due.")
-        return
-    typer.echo(f"{due} due now, {data['new']} new today. Next ({first.reason}): {first.question_id}")
-    typer.echo(f"  {data['next']['prompt']}")
+    show_next(
+        app.bank_option, app.state_option, app.config_option, filters(category, tag, kind), as_json=as_json
+    )

@@ -1,0 +1,76 @@
+"""The `prep` console script. `prep next` is answered straight away when its arguments are the
+plain ones (a shell prompt calls it on every line, and typer with its pydantic adapters costs
+more than the answer); every other command line goes to the typer app."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+_GLOBALS = {"--bank": "bank", "--state": "state", "--config": "config"}
+_FILTERS = {"-c": "categories", "--category": "categories", "-t": "tags", "--tag": "tags", "-k": "kinds",
+            "--kind": "kinds"}  # fmt: skip
+
+
+def main() -> None:
+    code = quick_next(sys.argv[1:])
+    if code is not None:
+        sys.exit(code)
+    from prep.cli.app import main as app_main
+
+    app_main()
+
+
+def quick_next(argv: list[str]) -> int | None:
+    """Run `prep next` and return its exit code, or None when *argv* is anything else (help, an
+    unknown option, another command): the typer app then parses it, errors and all."""
+    parsed = _parse(argv)
+    if parsed is None:
+        return None
+    paths, filters, as_json = parsed
+    from pathlib import Path
+
+    from prep.cli.nextup import show_next
+    from prep.cli.report import report
+    from prep.errors import PrepError
+
+    try:
+        show_next(*(Path(paths[k]) if k in paths else None for k in ("bank", "state", "config")), filters,
+                  as_json=as_json)  # fmt: skip
+        sys.stdout.flush()
+    except PrepError as error:
+        return report(error)
+    except BrokenPipeError:  # `prep next | head -1`: the reader has all it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        sys.stderr.write("prep: interrupted\n")
+        return 130
+    return 0
+
+
+def _parse(argv: list[str]) -> tuple[dict[str, str], dict[str, list[str]], bool] | None:
+    """(global paths, filters, --json) of a plain `prep [--bank|--state|--config X] next
+    [-c|-t|-k X] [--json]` command line, else None."""
+    paths: dict[str, str] = {}
+    filters: dict[str, list[str]] = {"categories": [], "tags": [], "kinds": []}
+    as_json, seen_next, i = False, False, 0
+    while i < len(argv):
+        token = argv[i]
+        name, eq, value = token.partition("=")
+        table = _FILTERS if seen_next else _GLOBALS
+        if token == "next" and not seen_next:
+            seen_next = True
+        elif seen_next and token == "--json":
+            as_json = True
+        elif name in table and (eq or i + 1 < len(argv)):
+            if not eq:
+                i, value = i + 1, argv[i + 1]
+            if seen_next:
+                filters[table[name]].append(value)
+            else:
+                paths[table[name]] = value
+        else:
+            return None
+        i += 1
+    return (paths, filters, as_json) if seen_next else None

@@ -1,0 +1,45 @@
+"""`prep next`, light enough to answer before typer and pydantic are imported: the command's
+work and its output, shared by the typer command and the console script's quick path."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+
+def show_next(
+    bank: Path | None,
+    state: Path | None,
+    config: Path | None,
+    filters: dict[str, list[str]],
+    *,
+    as_json: bool,
+) -> None:
+    """Print what `prep next` says for these global options and filters (PrepError on bad input)."""
+    import os
+
+    from prep import clock
+    from prep import config as config_module
+    from prep.bank.index import question_index
+    from prep.bank.selection import select_rows
+    from prep.paths import ENV_CONFIG, config_path, find_bank, state_path
+    from prep.review.outlook import next_card
+    from prep.state.store import Store
+
+    location = find_bank(bank)
+    selected = select_rows(question_index(location), **filters)
+    explicit = config is not None or bool(os.environ.get(ENV_CONFIG))
+    settings = config_module.load(config_path(config), explicit=explicit)
+    with Store(state_path(state), write=False, bank=location.key) as store:
+        data = next_card(store, clock.now(), selected, new_per_day=settings.new_per_day)
+    if as_json:
+        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+    elif data["next"] is None:
+        sys.stdout.write("Nothing due.\n")
+    else:
+        first = data["next"]
+        sys.stdout.write(
+            f"{data['due']} due now, {data['new']} new today. Next ({first['reason']}): {first['id']}\n"
+            f"  {first['prompt']}\n"
+        )
