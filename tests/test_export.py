@@ -241,3 +241,37 @@ def test_numbered_and_indented_lines_stay_text_without_stray_backslashes():
     ):
         html = MarkdownIt("commonmark").render("> " + md_text(text))
         assert html == f"<blockquote>\n<p>{shown}</p>\n</blockquote>\n", html
+
+
+def _import_apkg(col, apkg):  # type: ignore[no-untyped-def]
+    from anki.collection import ImportAnkiPackageRequest
+
+    return col.import_anki_package(ImportAnkiPackageRequest(package_path=str(apkg))).log
+
+
+def test_a_renamed_question_updates_its_anki_note(run, tmp_path, bank_dir):
+    """export, import, `prep mv`, export, import: the same note, now showing the new id."""
+    import time
+
+    from anki.collection import Collection
+
+    apkg = tmp_path / "deck.apkg"
+    col = Collection(str(tmp_path / "collection.anki2"))
+    try:
+        assert run("export", "anki", "-o", str(apkg)).exit_code == 0
+        _import_apkg(col, apkg)
+        assert col.note_count() == 4
+        [nid] = col.find_notes("Id:dp-vs-mp")
+        for old, new in (("dp-vs-mp", "data-vs-model"), ("data-vs-model", "dp-or-mp")):
+            result = run("mv", old, new)
+            assert result.exit_code == 0, result.output
+            time.sleep(1.1)  # Anki updates notes whose modification time is newer
+            assert run("export", "anki", "-o", str(apkg)).exit_code == 0
+            log = _import_apkg(col, apkg)
+            assert (len(log.new), col.note_count()) == (0, 4)
+            assert col.find_notes(f"Id:{new}") == [nid] and col.find_notes(f"Id:{old}") == []
+            assert col.get_note(nid)["Id"] == new
+    finally:
+        col.close()
+    bank = load_bank(BankLocation(bank_dir, "option"))
+    assert bank.questions["dp-or-mp"].formerly == ("dp-vs-mp", "data-vs-model")

@@ -20,8 +20,17 @@ def _stable_id(name: str) -> int:
     return int(hashlib.sha256(name.encode()).hexdigest()[:12], 16) % (1 << 31) + (1 << 30)
 
 
+def note_guid(question: Question) -> str:
+    """The Anki note's GUID: from the id the question was created with, so that a question
+    renamed with `prep mv` (which keeps its old ids in ``formerly``) updates the same note."""
+    import genanki
+
+    return genanki.guid_for("prep", question.first_id)
+
+
 def anki_package(bank: Bank, questions: Sequence[Question], path: Path) -> int:
-    """Write an .apkg: one subdeck per category under 'prep', GUIDs from question ids."""
+    """Write an .apkg: one subdeck per category under 'prep', GUIDs from question ids (the first
+    one a question had), the Id field showing the current one."""
     import genanki
 
     model = genanki.Model(
@@ -63,7 +72,7 @@ def anki_package(bank: Bank, questions: Sequence[Question], path: Path) -> int:
                     q.id,
                 ],
                 tags=[_anki_tag(t) for t in (category.id, *q.tags)],
-                guid=genanki.guid_for("prep", q.id),
+                guid=note_guid(q),
             )
         )
     path.parent.mkdir(parents=True, exist_ok=True)

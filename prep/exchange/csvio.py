@@ -45,6 +45,7 @@ CSV_COLUMNS = (
     "answer_source",
     "follow_ups",
     "notes",
+    "formerly",
     "category_title",
 )
 ANSWER_SOURCES = ("own", "model")
@@ -75,6 +76,7 @@ def to_csv(bank: Bank, questions: Sequence[Question], delimiter: str = ",") -> s
                 answer.source if answer else "",
                 _json_cell(list(q.follow_ups)),
                 q.notes or "",
+                _json_cell(list(q.formerly)),
                 category.title,
             ]
         )
@@ -110,6 +112,7 @@ class ImportRow:
     target_seconds: int = 60
     follow_ups: tuple[str, ...] = ()
     notes: str | None = None
+    formerly: tuple[str, ...] = ()
     id: str | None = None
     category: str | None = None
     category_title: str | None = None
@@ -272,14 +275,10 @@ def _csv_row(display: str, line: int, values: dict[str, str], problems: list[Pro
     for name in ("key_points", "pitfalls"):
         fields[name] = _list_cell(display, line, name, values.get(name, ""), _claims_cell, row_problems)
     fields["tags"] = _list_cell(display, line, "tags", values.get("tags", ""), str.split, row_problems)
-    fields["follow_ups"] = _list_cell(
-        display,
-        line,
-        "follow_ups",
-        values.get("follow_ups", ""),
-        lambda s: re.split(r"[\s,]+", s.strip()),
-        row_problems,
-    )
+    for name in ("follow_ups", "formerly"):
+        fields[name] = _list_cell(
+            display, line, name, values.get(name, ""), lambda s: re.split(r"[\s,]+", s.strip()), row_problems
+        )
     for name, default in (("kind", "technical"), ("difficulty", 2), ("target_seconds", 60)):
         fields[name] = values.get(name) or default
     fields["notes"] = values.get("notes") or None
@@ -362,6 +361,7 @@ def _checked(
         q.target_seconds,
         q.follow_ups,
         q.notes,
+        q.formerly,
         qid,
     )
 

@@ -115,7 +115,7 @@ def _assign_ids(
     """The rows to add with their ids, and what each id used in the file now names. An id only
     the review history still has (a removed question's) is renamed like one in use."""
     owner = {prompt_key(q.prompt): q.id for q in bank.questions.values()}
-    used = set(bank.questions) | retired
+    used = set(bank.questions) | set(bank.former_ids()) | retired
     avoid = used | {row.id for row in rows if row.id}  # ids the file asks for stay free for their rows
     id_map: dict[str, str] = {}
     added = []
@@ -183,6 +183,8 @@ def _question_item(row: ImportRow, qid: str, follow_ups: list[str]) -> dict[str,
         item["follow_ups"] = follow_ups
     if row.notes:
         item["notes"] = row.notes
+    if row.formerly:
+        item["formerly"] = list(row.formerly)
     return item
 
 

@@ -110,8 +110,8 @@ def csv_export(
     """CSV with a header row and one row per question, which `prep import` reads back unchanged.
 
     Columns: id, category, prompt, key_points, pitfalls, answer, tags, kind, difficulty,
-    target_seconds, answer_source, follow_ups, notes, category_title. List cells (key points,
-    pitfalls, tags, follow-ups) hold JSON lists.
+    target_seconds, answer_source, follow_ups, notes, formerly, category_title. List cells (key
+    points, pitfalls, tags, follow-ups, former ids) hold JSON lists.
     """
     from prep.exchange.csvio import to_csv
 
