@@ -26,6 +26,7 @@ from prep.bank.yamlsplice import (
     block_text,
     compose,
     dump,
+    items_by,
     line_start,
     mapping_value,
     next_line,
@@ -281,13 +282,10 @@ def set_answer(
 
 
 def _answer_node(text: str, question_id: str) -> yaml.MappingNode:
-    root = compose(text)
-    answers = mapping_value(root, "answers") if root is not None else None
-    for item in getattr(answers, "value", []):
-        q = mapping_value(item, "question")
-        if isinstance(q, yaml.ScalarNode) and q.value == question_id:
-            return item
-    raise NotFound(f"no answer to {question_id!r} in the answers file")
+    node = items_by(text, "answers", "question").get(question_id)
+    if node is None:
+        raise NotFound(f"no answer to {question_id!r} in the answers file")
+    return node
 
 
 def rename_question(location: BankLocation, bank: Bank, old: str, new: str) -> Change:
@@ -321,12 +319,10 @@ def rename_question(location: BankLocation, bank: Bank, old: str, new: str) -> C
 
 
 def _question_node(text: str, qid: str) -> yaml.MappingNode:
-    root = compose(text)
-    for item in getattr(mapping_value(root, "questions"), "value", []) if root is not None else []:
-        node = mapping_value(item, "id")
-        if isinstance(node, yaml.ScalarNode) and node.value == qid:
-            return item
-    raise NotFound(f"no question {qid!r} in the file")
+    node = items_by(text, "questions", "id").get(qid)
+    if node is None:
+        raise NotFound(f"no question {qid!r} in the file")
+    return node
 
 
 def _id_nodes(text: str, qid: str) -> list[yaml.ScalarNode]:

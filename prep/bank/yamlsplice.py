@@ -335,3 +335,15 @@ def _trimmed_end(text: str, start: int, end: int, column: int) -> int:
             break
         end = previous
     return end
+
+
+def items_by(text: str, list_key: str, id_key: str) -> dict[str, yaml.MappingNode]:
+    """The mappings of the top-level list *list_key* by the plain value of their *id_key*
+    (questions by ``id``, answers by ``question``)."""
+    root = compose(text)
+    found: dict[str, yaml.MappingNode] = {}
+    for item in getattr(mapping_value(root, list_key), "value", []) if root is not None else []:
+        node = mapping_value(item, id_key)
+        if isinstance(node, yaml.ScalarNode):
+            found.setdefault(node.value, item)
+    return found

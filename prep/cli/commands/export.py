@@ -150,7 +150,11 @@ def import_file(
         bool, typer.Option("--json", help="Print what was added and skipped as JSON.")
     ] = False,
 ) -> None:
-    """Import questions, appended to a category file the way `prep add` writes them."""
+    """Import questions, appended to a category file the way `prep add` writes them.
+
+    Notes of prep's own Anki deck (exported from Anki as 'Notes in Plain Text') update the
+    questions their Id names, wherever they are; other rows are added to the category.
+    """
     from prep.exchange.csvio import parse_import
     from prep.exchange.importer import import_rows
 
@@ -163,7 +167,10 @@ def import_file(
     if as_json:
         emit_json(result.to_dict())
         return
-    typer.echo(f"added {counted(len(result.added), 'question')} to {category}")
+    summary = f"added {counted(len(result.added), 'question')} to {category}"
+    if result.updated or result.unchanged:  # prep's own Anki notes update their questions
+        summary += f"; updated {counted(len(result.updated), 'question')} ({len(result.unchanged)} unchanged)"
+    typer.echo(summary)
     notes = [(line, f"skipped: {reason}") for line, reason in result.skipped]
     notes += [(line, f"id {old!r} is taken; imported as {new!r}") for line, old, new in result.renamed]
     for line, note in sorted(notes):
