@@ -275,3 +275,61 @@ def test_a_renamed_question_updates_its_anki_note(run, tmp_path, bank_dir):
         col.close()
     bank = load_bank(BankLocation(bank_dir, "option"))
     assert bank.questions["dp-or-mp"].formerly == ("dp-vs-mp", "data-vs-model")
+
+
+ASK_YAML = """\
+category: ask
+title: Questions to ask
+questions:
+  - id: ask-team
+    prompt: What does the team own end to end?
+    kind: ask
+  - id: ask-success
+    prompt: What would success look like in six months?
+    kind: ask
+  - id: ask-stack
+    prompt: What does the training stack look like?
+    kind: ask
+"""
+
+
+def _cram_parts(markdown: str) -> tuple[list[str], list[str]]:
+    """The question headings of a cram sheet, and the items of its 'Questions to ask' section."""
+    tokens = _tokens(markdown)
+    headings = [
+        tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h3"
+    ]
+    main, _, asks = markdown.partition("## Questions to ask")
+    ask_items = [t.content for t in _tokens(asks) if t.type == "inline"] if asks else []
+    return headings, ask_items
+
+
+def test_weakest_with_ask_counts_only_the_questions_to_answer_without_history(run, bank_dir):
+    """No history: the N questions are questions to answer, and every question to ask of the
+    selection is in the final section (the bank's ask.yaml comes first in bank order)."""
+    write(bank_dir / "questions" / "ask.yaml", ASK_YAML)
+    result = run("export", "cram", "--weakest", "3", "--ask")
+    assert result.exit_code == 0, result.output
+    headings, asks = _cram_parts(result.output)
+    ask_prompts = {
+        "What does the team own end to end?",
+        "What would success look like in six months?",
+        "What does the training stack look like?",
+    }
+    assert len(headings) == 3 and not set(headings) & ask_prompts
+    assert sorted(asks) == sorted(ask_prompts)
+
+
+def test_weakest_with_ask_keeps_the_ask_section_with_history(run, bank_dir):
+    write(bank_dir / "questions" / "ask.yaml", ASK_YAML)
+    env = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
+    run("drill", "--category", "parallelism", input="nothing\n\n1\nno\n\n1\nstage 1\n\n4\n", env=env)
+    result = run("export", "cram", "--weakest", "2", "--ask", env={"PREP_NOW": "2026-03-20T09:00:00+00:00"})
+    assert result.exit_code == 0, result.output
+    headings, asks = _cram_parts(result.output)
+    assert len(headings) == 2 and "What do the three ZeRO stages shard?" not in headings  # rated Easy
+    assert len(asks) == 3
+    # --due with --ask: only due questions to answer, and still every question to ask.
+    result = run("export", "cram", "--due", "--ask", env={"PREP_NOW": "2026-03-20T09:00:00+00:00"})
+    headings, asks = _cram_parts(result.output)
+    assert len(headings) == 3 and len(asks) == 3

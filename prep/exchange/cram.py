@@ -10,9 +10,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from prep.bank.loaded import Bank
 from prep.bank.schema import Question
+from prep.review.queue import weakest_first
+
+if TYPE_CHECKING:
+    from prep.review.scheduler import Scheduler
+    from prep.state.store import Store
 
 # Only what CommonMark (and GitHub's tables and strikethrough) would act on, so that the raw
 # sheet stays readable: "NCCL_DEBUG", "C++" and "(1 x 4)" are left as written. An underscore
@@ -45,6 +51,42 @@ def md_inline(text: str) -> str:
 
 def anchor(question_id: str) -> str:
     return f"q-{question_id}"
+
+
+@dataclass(frozen=True)
+class CramSelection:
+    """Which questions of a selection go on the sheet."""
+
+    weakest: int | None = None  # only the N weakest (lowest recall probability, most lapses)
+    due: bool = False  # only those due now
+    ask: bool = False  # questions of kind 'ask' go to their own section: all of them, not counted
+
+    @property
+    def needs_history(self) -> bool:
+        return self.weakest is not None or self.due
+
+
+def cram_questions(
+    questions: Sequence[Question],
+    selection: CramSelection,
+    now: datetime,
+    store: Store | None = None,
+    scheduler: Scheduler | None = None,
+) -> list[Question]:
+    """The questions of the sheet in the order to print: those due now (``due``), the N weakest
+    first (``weakest``). With ``ask``, the questions to ask are neither filtered nor counted
+    among the N: every one of *questions* follows, for the final section. *store* and
+    *scheduler* are needed when ``selection.needs_history``."""
+    asks = [q for q in questions if selection.ask and q.kind == "ask"]
+    chosen = [q for q in questions if not (selection.ask and q.kind == "ask")]
+    if selection.needs_history:
+        assert store is not None and scheduler is not None, "weakest and due need the review history"
+        if selection.due:
+            due_ids = {qid for qid, _ in store.due_ids(now)}
+            chosen = [q for q in chosen if q.id in due_ids]
+        if selection.weakest is not None:
+            chosen = weakest_first(chosen, store.cards(), scheduler, now)[: selection.weakest]
+    return chosen + asks
 
 
 @dataclass(frozen=True)

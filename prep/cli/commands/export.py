@@ -44,7 +44,8 @@ def cram(
             "--weakest",
             metavar="N",
             min=1,
-            help="Only the N weakest questions (lowest recall probability, most lapses), weakest first.",
+            help="Only the N weakest questions (lowest recall probability, most lapses), weakest first; "
+            "with --ask, questions to ask are not counted.",
             show_default=False,
         ),
     ] = None,
@@ -54,29 +55,30 @@ def cram(
         typer.Option("--questions-only", help="A practice sheet: prompts only, no key points or answers."),
     ] = False,
     ask: Annotated[
-        bool, typer.Option("--ask", help="Put the questions to ask the interviewer in a final section.")
+        bool,
+        typer.Option(
+            "--ask",
+            help="Put the questions to ask the interviewer (kind 'ask') in a final section, "
+            "all of them, whatever --weakest and --due keep.",
+        ),
     ] = False,
 ) -> None:
     """A markdown cram sheet: contents, a section per category, key points, answers, pitfalls."""
     from prep import clock
-    from prep.exchange.cram import CramOptions, cram_sheet
+    from prep.exchange.cram import CramOptions, CramSelection, cram_questions, cram_sheet
 
     app: AppContext = ctx.obj
     bank, questions = _selected(app, category, tag, kind)
     now = clock.now()
-    if weakest is not None or due:
-        from prep.review.queue import weakest_first
-
+    selection = CramSelection(weakest=weakest, due=due, ask=ask)
+    if selection.needs_history:
         _settings, store, scheduler = app.open_schedule(write=False)
         with store:
-            if due:
-                due_ids = {qid for qid, _ in store.due_ids(now)}
-                questions = [q for q in questions if q.id in due_ids]
-            if weakest is not None:
-                questions = weakest_first(questions, store.cards(), scheduler, now)[:weakest]
-    _write(
-        cram_sheet(bank, questions, now, CramOptions(questions_only=questions_only, ask_section=ask)), output
-    )
+            questions = cram_questions(questions, selection, now, store, scheduler)
+    else:
+        questions = cram_questions(questions, selection, now)
+    options = CramOptions(questions_only=questions_only, ask_section=ask)
+    _write(cram_sheet(bank, questions, now, options), output)
 
 
 @export_app.command("anki")
