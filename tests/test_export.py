@@ -333,3 +333,37 @@ def test_weakest_with_ask_keeps_the_ask_section_with_history(run, bank_dir):
     result = run("export", "cram", "--due", "--ask", env={"PREP_NOW": "2026-03-20T09:00:00+00:00"})
     headings, asks = _cram_parts(result.output)
     assert len(headings) == 3 and len(asks) == 3
+
+
+def _internal_links_and_anchors(markdown: str) -> tuple[list[str], set[str]]:
+    """Every link of the sheet, and the ids its HTML anchors define, as markdown-it reads them."""
+    import re
+
+    tokens = _tokens(markdown)
+    links = [
+        c.attrs["href"]
+        for t in tokens
+        if t.type == "inline"
+        for c in (t.children or [])
+        if c.type == "link_open"
+    ]
+    html = MarkdownIt("commonmark").render(markdown)
+    return links, set(re.findall(r'<a id="([^"]+)"></a>', html))
+
+
+@pytest.mark.parametrize(
+    "options",
+    [("--tag", "ddp"), ("--kind", "technical", "--weakest", "1"), ("--category", "parallelism")],
+    ids=["tag", "weakest", "category"],
+)
+def test_a_filtered_sheet_links_only_follow_ups_that_are_in_it(run, options):
+    result = run("export", "cram", *options)
+    assert result.exit_code == 0, result.output
+    links, anchors = _internal_links_and_anchors(result.output)
+    assert links and all(href.startswith("#") and href[1:] in anchors for href in links), (links, anchors)
+    follow_up = "What global batch size did you actually use, and where was the communication bottleneck?"
+    line = next(line for line in result.output.splitlines() if line.startswith("Follow-ups:"))
+    if "### " + follow_up in result.output:  # on the sheet: a link to it
+        assert f"[{follow_up}](#q-dp-batch-size)" in line
+    else:  # not on the sheet: named, with its id, as text
+        assert line == f"Follow-ups: {follow_up} (`dp-batch-size`, not on this sheet)"

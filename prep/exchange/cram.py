@@ -106,6 +106,7 @@ def cram_sheet(
     """
     main = [q for q in questions if not (options.ask_section and q.kind == "ask")]
     asks = [q for q in questions if options.ask_section and q.kind == "ask"]
+    on_sheet = {q.id for q in main}  # the questions with an anchor to link to
     groups: dict[str, list[Question]] = {}
     for q in main:
         groups.setdefault(bank.category_of[q.id], []).append(q)
@@ -130,7 +131,7 @@ def cram_sheet(
         category = bank.categories[category_id]
         out += [f'<a id="{_category_anchor(category_id)}"></a>', "", f"## {md_inline(category.title)}", ""]
         for q in items:
-            out += _question_block(bank, q, options)
+            out += _question_block(bank, q, options, on_sheet)
     if asks:
         out += ['<a id="questions-to-ask"></a>', "", "## Questions to ask", ""]
         for q in asks:
@@ -144,7 +145,7 @@ def _category_anchor(category_id: str) -> str:
     return f"category-{category_id}"
 
 
-def _question_block(bank: Bank, q: Question, options: CramOptions) -> list[str]:
+def _question_block(bank: Bank, q: Question, options: CramOptions, on_sheet: set[str]) -> list[str]:
     out = [f'<a id="{anchor(q.id)}"></a>', "", f"### {md_inline(q.prompt)}", ""]
     out += [f"`{q.id}` · {q.kind} · difficulty {q.difficulty} · {q.target_seconds}s", ""]
     if options.questions_only:
@@ -157,13 +158,17 @@ def _question_block(bank: Bank, q: Question, options: CramOptions) -> list[str]:
         lines = [line for line in md_text(answer).splitlines() if line.strip()]
         out += [part for i, line in enumerate(lines) for part in ([">"] if i else []) + ["> " + line]] + [""]
     if q.follow_ups:
-        links = [
-            f"[{md_inline(bank.questions[f].prompt)}](#{anchor(f)})" if f in bank.questions else md_inline(f)
-            for f in q.follow_ups
-        ]
-        out += ["Follow-ups: " + "; ".join(links), ""]
+        out += ["Follow-ups: " + "; ".join(_follow_up(bank, f, on_sheet) for f in q.follow_ups), ""]
     if q.pitfalls:
         out += ["**Don't say:**", ""] + [f"- {md_inline(p.text)}" for p in q.pitfalls] + [""]
     if q.notes:
         out += [f"**Notes:** {md_inline(q.notes)}", ""]
     return out
+
+
+def _follow_up(bank: Bank, qid: str, on_sheet: set[str]) -> str:
+    """A link to a follow-up on the sheet; one that is not (a filtered sheet) is named as text."""
+    if qid not in bank.questions:
+        return md_inline(qid)
+    prompt = md_inline(bank.questions[qid].prompt)
+    return f"[{prompt}](#{anchor(qid)})" if qid in on_sheet else f"{prompt} (`{qid}`, not on this sheet)"
