@@ -274,3 +274,18 @@ def test_list_fields_as_anki_s_editor_leaves_them():
     assert values["pitfalls"] == ("one claim", "another claim")
     assert values["answer"] is None  # an empty Answer field leaves the prepared answer alone
     assert values["prompt"] == "What?" and values["tags"] == ()
+
+
+def test_five_plain_fields_ending_in_a_word_are_not_taken_for_a_new_prep_note(run, tmp_path, bank_dir):
+    """Without HTML and note types, a note shaped like prep's whose Id names no question may be
+    any five-field note: it is read as a front and a back."""
+    path = write(
+        tmp_path / "vocab.txt",
+        "#separator:tab\n#html:false\nephemeral\tlasting a very short time\tex\tnotes\tadjective\n",
+    )
+    result = run("import", str(path), "-c", "vocab", "--json")
+    assert result.exit_code == 0, result.output
+    [qid] = json.loads(result.output)["added"]
+    bank = _load(bank_dir)
+    assert bank.questions[qid].prompt == "ephemeral" and qid != "adjective"
+    assert bank.answer_text(qid) == "lasting a very short time"

@@ -72,6 +72,9 @@ class PrepNote:
     fields: dict[str, str]  # by name, as exported: HTML, or Anki's one line of text
     html: bool
     tags: tuple[str, ...] | None = None  # None: the file has no tags column
+    # Taken for prep's by its shape alone, in a file without HTML: when its Id names no question,
+    # it may as well be another note type's, and is read as a front and a back.
+    guessed: bool = False
 
 
 class NoteError(Exception):

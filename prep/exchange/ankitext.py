@@ -4,8 +4,9 @@ Header lines say how: ``#separator:``, ``#html:true``, ``#tags:`` (added to ever
 ``#guid column:``, ``#notetype column:``, ``#deck column:``, ``#tags column:`` (numbered from
 1), ``#notetype:`` (the note type of every note) and ``#columns:`` (a label for each column).
 A note of prep's own type (named so, labelled so, or, when the file names no note types, one
-with prep's five fields ending in an id) is read field by field and updates the question its
-Id names; any other note gives its first field as the prompt and its second as the answer.
+with prep's five fields ending in an id; without HTML, only one whose Id the bank has) is read
+field by field and updates the question its Id names; any other note gives its first field as
+the prompt and its second as the answer.
 """
 
 from __future__ import annotations
@@ -42,10 +43,9 @@ class _Layout:
             by_name = {name: cells[i] if i < len(cells) else "" for name, i in self.labels.items()}
         else:
             by_name = dict(zip(FIELDS, fields, strict=False))
-        tags = None
-        if "tags" in self.meta:
-            tags = tuple(self.tags_of(cells))
-        return PrepNote(by_name.get("Id", "").strip(), by_name, self.html, tags)
+        tags = tuple(self.tags_of(cells)) if "tags" in self.meta else None
+        named = self.labels or "notetype" in self.meta or self.notetype is not None
+        return PrepNote(by_name.get("Id", "").strip(), by_name, self.html, tags, not (named or self.html))
 
     def tags_of(self, cells: list[str]) -> list[str]:
         column = self.meta.get("tags")

@@ -16,7 +16,7 @@ from prep.bank.authoring import prompt_key
 from prep.bank.loaded import Bank
 from prep.bank.yamlsplice import EditError, apply, items_by, set_entries
 from prep.errors import Problem, UsageError, display_path
-from prep.exchange.ankinote import NoteError, note_values
+from prep.exchange.ankinote import NoteError, note_values, text_of
 from prep.exchange.rows import ImportRow, claim_value
 from prep.paths import BankLocation
 
@@ -56,6 +56,11 @@ def plan(bank: Bank, rows: list[ImportRow], category: str, file: str, problems: 
         question = bank.questions.get(qid) if qid else None
         if note is None or not row.prompt:
             result.rows.append(row)
+            continue
+        if note.guessed and question is None:  # perhaps not prep's note: its first two fields
+            result.rows.append(
+                replace(row, note=None, id=None, answer=text_of(note.fields["KeyPoints"], False))
+            )
             continue
         try:
             home = bank.category_of[qid] if qid else category
