@@ -812,3 +812,51 @@ def test_add_to_a_mistyped_category_suggests_the_real_one(run, bank_dir):
         "x",
     )
     assert made.exit_code == 0 and (bank_dir / "questions" / "paralelism.yaml").exists()
+
+
+def test_mv_records_the_old_id_in_formerly_and_keeps_every_other_byte(run, odd_bank):
+    path = odd_bank / "questions" / "parallelism.yaml"
+    before = path.read_text()
+    assert run("mv", "dp-vs-mp", "data-vs-model", bank=odd_bank).exit_code == 0
+    after = path.read_text()
+    # The id is renamed where it is written, and the old one added after the question's last
+    # entry, at its keys' column; nothing else moves.
+    expected = before.replace("id: dp-vs-mp ", "id: data-vs-model ").replace(
+        "        follow_ups: [zero-stages]\n",
+        "        follow_ups: [zero-stages]\n        formerly: [dp-vs-mp]\n",
+    )
+    assert after == expected
+    # Renamed again: appended, oldest first (the flow list keeps its style).
+    assert run("mv", "data-vs-model", "dp-or-mp", bank=odd_bank).exit_code == 0
+    assert "        formerly: [dp-vs-mp, data-vs-model]\n" in path.read_text()
+    assert _load(odd_bank).questions["dp-or-mp"].formerly == ("dp-vs-mp", "data-vs-model")
+    # Back to its first id: the list does not repeat it, and the first id is still first.
+    assert run("mv", "dp-or-mp", "dp-vs-mp", bank=odd_bank).exit_code == 0
+    assert _load(odd_bank).questions["dp-vs-mp"].formerly == ("dp-vs-mp", "data-vs-model", "dp-or-mp")
+
+
+def test_mv_of_the_last_question_and_of_a_flow_mapping(run, tmp_path):
+    bank = tmp_path / "flow"
+    path = write(
+        bank / "questions" / "c.yaml",
+        "category: c\ntitle: C\nquestions:\n  - {id: a1, prompt: First?}\n  - id: a2\n"
+        "    prompt: |\n      Second,\n      on two lines\n\n# the end\n",
+    )
+    assert run("mv", "a1", "b1", bank=bank).exit_code == 0
+    assert run("mv", "a2", "b2", bank=bank).exit_code == 0
+    assert path.read_text() == (
+        "category: c\ntitle: C\nquestions:\n  - {id: b1, prompt: First?, formerly: [a1]}\n  - id: b2\n"
+        "    prompt: |\n      Second,\n      on two lines\n    formerly: [a2]\n\n# the end\n"
+    )
+
+
+def test_a_former_id_is_not_taken_by_another_question(run, odd_bank):
+    assert run("mv", "dp-vs-mp", "data-vs-model", bank=odd_bank).exit_code == 0
+    result = run("mv", "zero-stages", "dp-vs-mp", bank=odd_bank)
+    assert result.exit_code == 1
+    assert "'dp-vs-mp' was the id of 'data-vs-model'" in result.output
+    result = run("add", "-c", "parallelism", "-p", "What is FSDP?", "--id", "dp-vs-mp", bank=odd_bank)
+    assert result.exit_code == 1 and "was the id of 'data-vs-model'" in result.output
+    # An id made from the prompt steps around it too.
+    result = run("add", "-c", "parallelism", "-p", "DP vs MP?", "--json", bank=odd_bank)
+    assert result.exit_code == 0 and json.loads(result.output)["id"] == "dp-vs-mp-2"

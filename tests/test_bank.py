@@ -322,3 +322,35 @@ def test_a_duplicate_is_reported_at_the_later_copy_even_when_the_first_is_invali
     assert result.exit_code == 2
     line = next(x for x in result.output.splitlines() if "duplicate question id 'a'" in x)
     assert "c.yaml:6: " in line and line.endswith("c.yaml:4)"), line
+
+
+def test_formerly_is_checked(tmp_path, run):
+    root = tmp_path / "b"
+    write(
+        root / "questions" / "c.yaml",
+        """\
+        category: c
+        title: C
+        questions:
+          - id: q1
+            prompt: First?
+            formerly: [old-one]
+          - id: q2
+            prompt: Second?
+            formerly: [q1]
+          - id: q3
+            prompt: Third?
+            formerly:
+              - old-one
+          - id: q4
+            prompt: Fourth?
+            formerly: [old-two, Not_An_Id]
+        """,
+    )
+    result = run("validate", bank=root)
+    assert result.exit_code == 2
+    out = result.output
+    assert "c.yaml:16:" in out and "formerly[1]: 'Not_An_Id' is not a kebab-case id" in out
+    assert "c.yaml:9:" in out and "formerly[0]: 'q1' is the id of another question" in out
+    assert "c.yaml:13:" in out and "'old-one' is already a former id of 'q1' (" in out
+    assert "3 problems" in out

@@ -45,6 +45,7 @@ questions:
     prompt: Why do base rates matter?
     kind: strategy
     difficulty: 1
+    formerly: [base-rate, why-base-rates]
 """
 TRICKY_ANSWERS = """\
 answers:
@@ -127,6 +128,7 @@ def test_separators_inside_text_survive(run, tmp_path, options):
     assert bayes.tags == ("probability theory", "a;;b", "[bracketed]")
     assert bayes.notes.startswith('Line one, with "quotes"') and "\t" in bayes.notes
     assert imported.answers["bayes-rule"].source == "model"
+    assert imported.questions["base-rates"].formerly == ("base-rate", "why-base-rates")
     # The category keeps its title: the file names it for the category imported into.
     assert imported.categories["probability"].title == "Probability: Bayes | and friends"
 

@@ -241,3 +241,129 @@ def test_numbered_and_indented_lines_stay_text_without_stray_backslashes():
     ):
         html = MarkdownIt("commonmark").render("> " + md_text(text))
         assert html == f"<blockquote>\n<p>{shown}</p>\n</blockquote>\n", html
+
+
+def _import_apkg(col, apkg):  # type: ignore[no-untyped-def]
+    from anki.collection import ImportAnkiPackageRequest
+
+    return col.import_anki_package(ImportAnkiPackageRequest(package_path=str(apkg))).log
+
+
+def test_a_renamed_question_updates_its_anki_note(run, tmp_path, bank_dir):
+    """export, import, `prep mv`, export, import: the same note, now showing the new id."""
+    import time
+
+    from anki.collection import Collection
+
+    apkg = tmp_path / "deck.apkg"
+    col = Collection(str(tmp_path / "collection.anki2"))
+    try:
+        assert run("export", "anki", "-o", str(apkg)).exit_code == 0
+        _import_apkg(col, apkg)
+        assert col.note_count() == 4
+        [nid] = col.find_notes("Id:dp-vs-mp")
+        for old, new in (("dp-vs-mp", "data-vs-model"), ("data-vs-model", "dp-or-mp")):
+            result = run("mv", old, new)
+            assert result.exit_code == 0, result.output
+            time.sleep(1.1)  # Anki updates notes whose modification time is newer
+            assert run("export", "anki", "-o", str(apkg)).exit_code == 0
+            log = _import_apkg(col, apkg)
+            assert (len(log.new), col.note_count()) == (0, 4)
+            assert col.find_notes(f"Id:{new}") == [nid] and col.find_notes(f"Id:{old}") == []
+            assert col.get_note(nid)["Id"] == new
+    finally:
+        col.close()
+    bank = load_bank(BankLocation(bank_dir, "option"))
+    assert bank.questions["dp-or-mp"].formerly == ("dp-vs-mp", "data-vs-model")
+
+
+ASK_YAML = """\
+category: ask
+title: Questions to ask
+questions:
+  - id: ask-team
+    prompt: What does the team own end to end?
+    kind: ask
+  - id: ask-success
+    prompt: What would success look like in six months?
+    kind: ask
+  - id: ask-stack
+    prompt: What does the training stack look like?
+    kind: ask
+"""
+
+
+def _cram_parts(markdown: str) -> tuple[list[str], list[str]]:
+    """The question headings of a cram sheet, and the items of its 'Questions to ask' section."""
+    tokens = _tokens(markdown)
+    headings = [
+        tokens[i + 1].content for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h3"
+    ]
+    main, _, asks = markdown.partition("## Questions to ask")
+    ask_items = [t.content for t in _tokens(asks) if t.type == "inline"] if asks else []
+    return headings, ask_items
+
+
+def test_weakest_with_ask_counts_only_the_questions_to_answer_without_history(run, bank_dir):
+    """No history: the N questions are questions to answer, and every question to ask of the
+    selection is in the final section (the bank's ask.yaml comes first in bank order)."""
+    write(bank_dir / "questions" / "ask.yaml", ASK_YAML)
+    result = run("export", "cram", "--weakest", "3", "--ask")
+    assert result.exit_code == 0, result.output
+    headings, asks = _cram_parts(result.output)
+    ask_prompts = {
+        "What does the team own end to end?",
+        "What would success look like in six months?",
+        "What does the training stack look like?",
+    }
+    assert len(headings) == 3 and not set(headings) & ask_prompts
+    assert sorted(asks) == sorted(ask_prompts)
+
+
+def test_weakest_with_ask_keeps_the_ask_section_with_history(run, bank_dir):
+    write(bank_dir / "questions" / "ask.yaml", ASK_YAML)
+    env = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
+    run("drill", "--category", "parallelism", input="nothing\n\n1\nno\n\n1\nstage 1\n\n4\n", env=env)
+    result = run("export", "cram", "--weakest", "2", "--ask", env={"PREP_NOW": "2026-03-20T09:00:00+00:00"})
+    assert result.exit_code == 0, result.output
+    headings, asks = _cram_parts(result.output)
+    assert len(headings) == 2 and "What do the three ZeRO stages shard?" not in headings  # rated Easy
+    assert len(asks) == 3
+    # --due with --ask: only due questions to answer, and still every question to ask.
+    result = run("export", "cram", "--due", "--ask", env={"PREP_NOW": "2026-03-20T09:00:00+00:00"})
+    headings, asks = _cram_parts(result.output)
+    assert len(headings) == 3 and len(asks) == 3
+
+
+def _internal_links_and_anchors(markdown: str) -> tuple[list[str], set[str]]:
+    """Every link of the sheet, and the ids its HTML anchors define, as markdown-it reads them."""
+    import re
+
+    tokens = _tokens(markdown)
+    links = [
+        c.attrs["href"]
+        for t in tokens
+        if t.type == "inline"
+        for c in (t.children or [])
+        if c.type == "link_open"
+    ]
+    html = MarkdownIt("commonmark").render(markdown)
+    return links, set(re.findall(r'<a id="([^"]+)"></a>', html))
+
+
+@pytest.mark.parametrize(
+    "options",
+    [("--tag", "ddp"), ("--kind", "technical", "--weakest", "1"), ("--category", "parallelism")],
+    ids=["tag", "weakest", "category"],
+)
+def test_a_filtered_sheet_links_only_follow_ups_that_are_in_it(run, options):
+    result = run("export", "cram", *options)
+    assert result.exit_code == 0, result.output
+    links, anchors = _internal_links_and_anchors(result.output)
+    assert links and all(href.startswith("#") and href[1:] in anchors for href in links), (links, anchors)
+    follow_up = "What global batch size did you actually use, and where was the communication bottleneck?"
+    line = next(line for line in result.output.splitlines() if line.startswith("Follow-ups:"))
+    if "### " + follow_up in result.output:  # on the sheet: a link to it
+        assert f"[{follow_up}](#q-dp-batch-size)" in line
+    else:  # not on the sheet: named, with its id, as text
+        assert line == f"Follow-ups: {follow_up} (`dp-batch-size`, not on this sheet)"

@@ -27,11 +27,13 @@ from prep.bank.yamlsplice import (
     block_text,
     compose,
     dump,
+    items_by,
     line_start,
     mapping_value,
     next_line,
     scalar,
     sequence_item_span,
+    set_entries,
 )
 from prep.errors import BankInvalid, NotFound, UsageError, WriteFailed, display_path
 from prep.files import write_files
@@ -171,7 +173,10 @@ def add_question(
     same = next((q.id for q in bank.questions.values() if prompt_key(q.prompt) == key), None)
     if same is not None:
         raise UsageError(f"question {same!r} already asks this", hint=f"see it with `prep show {same}`")
-    qid = make_id(prompt, set(bank.questions), question_id, retired)
+    former = bank.former_ids()
+    if question_id in former:
+        raise UsageError(f"id {question_id!r} was the id of {former[question_id]!r} (its formerly list)")
+    qid = make_id(prompt, set(bank.questions) | set(former), question_id, retired)
     item: dict[str, Any] = {"id": qid, "prompt": prompt.strip(), "kind": kind, "difficulty": difficulty}
     if tags:
         item["tags"] = list(tags)
@@ -289,13 +294,10 @@ def set_answer(
 
 
 def _answer_node(text: str, question_id: str) -> yaml.MappingNode:
-    root = compose(text)
-    answers = mapping_value(root, "answers") if root is not None else None
-    for item in getattr(answers, "value", []):
-        q = mapping_value(item, "question")
-        if isinstance(q, yaml.ScalarNode) and q.value == question_id:
-            return item
-    raise NotFound(f"no answer to {question_id!r} in the answers file")
+    node = items_by(text, "answers", "question").get(question_id)
+    if node is None:
+        raise NotFound(f"no answer to {question_id!r} in the answers file")
+    return node
 
 
 def rename_question(location: BankLocation, bank: Bank, old: str, new: str) -> Change:
@@ -305,16 +307,34 @@ def rename_question(location: BankLocation, bank: Bank, old: str, new: str) -> C
         raise UsageError(f"id {new!r} is not kebab-case (lowercase letters, digits, single hyphens)")
     if new in bank.questions:
         raise UsageError(f"id {new!r} is already used")
+    owner = bank.former_ids().get(new, old)
+    if owner != old:
+        raise UsageError(f"id {new!r} was the id of {owner!r} (its formerly list); choose another")
+    question = bank.questions[old]
+    formerly = [*question.formerly, old] if old not in question.formerly else list(question.formerly)
+    definition = bank.question_origin[old].file
     texts: dict[Path, str | None] = {}
     files = [c.file for c in bank.categories.values()] + sorted({o.file for o in bank.answer_origin.values()})
     for path in files:
         text = texts.get(path, _read(path))
         edits = [Edit(n.start_mark.index, n.end_mark.index, scalar(new)) for n in _id_nodes(text, old)]
+        if path == definition:  # the old id is kept in the question: its identity outside the bank
+            try:
+                edits += set_entries(text, _question_node(text, old), {"formerly": formerly})
+            except EditError as exc:
+                raise UsageError(f"{display_path(path)}: {exc.message}") from None
         if edits:
             texts[path] = apply(text, edits)
     _validate(location, texts)
     _write_all(texts)  # type: ignore[arg-type]
     return Change(new, list(texts), [], {"old_id": old})
+
+
+def _question_node(text: str, qid: str) -> yaml.MappingNode:
+    node = items_by(text, "questions", "id").get(qid)
+    if node is None:
+        raise NotFound(f"no question {qid!r} in the file")
+    return node
 
 
 def _id_nodes(text: str, qid: str) -> list[yaml.ScalarNode]:

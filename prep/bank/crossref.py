@@ -150,3 +150,27 @@ def add_answers(
             continue
         bank.answers[answer.question] = answer
         bank.answer_origin[answer.question] = Origin(path, doc.locate(("answers", index))[0])
+
+
+def check_former_ids(
+    question_files: list[tuple[Document, list[tuple[int, Question]]]], known_ids: set[str]
+) -> list[Problem]:
+    """A former id (``formerly``) names the question it was renamed from: it is not the id of
+    another question, and no two questions claim it (each would update the other's Anki note)."""
+    problems = []
+    claimed: dict[str, tuple[str, str]] = {}  # former id -> (question, where)
+    for doc, items in question_files:
+        for qi, question in items:
+            for fi, old in enumerate(question.formerly):
+                where = ("questions", qi, "formerly", fi)
+                dotted = f"questions[{qi}].formerly[{fi}]"
+                first = claimed.get(old)
+                if old != question.id and old in known_ids:
+                    message = f"{old!r} is the id of another question; a former id must be free"
+                elif first is not None and first[0] != question.id:
+                    message = f"{old!r} is already a former id of {first[0]!r} ({first[1]})"
+                else:
+                    claimed.setdefault(old, (question.id, f"{doc.file}:{doc.locate(where)[0]}"))
+                    continue
+                problems.append(doc.problem(where, message, dotted))
+    return problems

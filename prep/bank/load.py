@@ -14,7 +14,13 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from prep.bank.crossref import add_answers, add_category, check_follow_ups, check_invalid_items
+from prep.bank.crossref import (
+    add_answers,
+    add_category,
+    check_follow_ups,
+    check_former_ids,
+    check_invalid_items,
+)
 from prep.bank.loaded import Bank
 from prep.bank.messages import validate_file
 from prep.bank.schema import Answer, AnswersFile, CategoryFile, Question
@@ -91,6 +97,7 @@ def _check_bank(
         add_answers(bank, items, path, doc, known_ids, problems)
 
     problems += check_follow_ups(question_files, known_ids)
+    problems += check_former_ids(question_files, known_ids)
     problems += check_invalid_items(bank, invalid, known_ids)
     if cache is not None:
         cache.forget_others(question_paths + answer_paths)
@@ -111,10 +118,11 @@ def _kept_positions(doc: Document, list_key: str, count: int) -> list[list[Any]]
     field = "id" if list_key == "questions" else "question"
     for i in range(count):
         wanted += [(list_key, i), (list_key, i, field)]
-        j = 0
-        while (list_key, i, "follow_ups", j) in doc.positions:
-            wanted.append((list_key, i, "follow_ups", j))
-            j += 1
+        for name in ("follow_ups", "formerly"):
+            j = 0
+            while (list_key, i, name, j) in doc.positions:
+                wanted.append((list_key, i, name, j))
+                j += 1
     return [[list(k), *doc.positions[k]] for k in wanted if k in doc.positions]
 
 

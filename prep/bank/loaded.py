@@ -53,3 +53,7 @@ class Bank:
 
     def category(self, question_id: str) -> Category:
         return self.categories[self.category_of[question_id]]
+
+    def former_ids(self) -> dict[str, str]:
+        """Each id a question had before it was renamed (its ``formerly`` list), with its id now."""
+        return {old: q.id for q in self.questions.values() for old in q.formerly}

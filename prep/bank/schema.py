@@ -49,6 +49,14 @@ class Question(_Strict):
     pitfalls: tuple[Claim, ...] = ()
     follow_ups: tuple[Id, ...] = ()
     notes: Text | None = None
+    # Ids the question had before `prep mv`, oldest first: its identity outside the bank (the
+    # Anki note it updates) comes from the oldest.
+    formerly: tuple[Id, ...] = ()
+
+    @property
+    def first_id(self) -> str:
+        """The id the question was created with: ``formerly[0]``, else its id."""
+        return self.formerly[0] if self.formerly else self.id
 
 
 class CategoryFile(_Strict):

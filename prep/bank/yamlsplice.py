@@ -251,3 +251,99 @@ def sequence_item_span(text: str, seq: yaml.SequenceNode, index: int) -> tuple[i
                 break
             end = previous
     return start, end
+
+
+def set_entries(text: str, mapping: yaml.MappingNode, values: dict[str, Any]) -> list[Edit]:
+    """The edits that give each key of *values* its value in *mapping* (None: removes the entry),
+    in the file's style: a block mapping gets ``key: value`` lines at its keys' column (new keys
+    after the last one), a flow mapping (``{id: a, ...}``) flow values. Other entries, and the
+    comments around them, stay as written."""
+    entries = {k.value: (k, v) for k, v in mapping.value if isinstance(k, yaml.ScalarNode)}
+    if mapping.flow_style:
+        return [_set_flow_entry(text, mapping, key, value, entries.get(key)) for key, value in values.items()]
+    column = mapping.value[0][0].start_mark.column if mapping.value else 0
+    edits, added = [], ""
+    for key, value in values.items():
+        if key not in entries:
+            added += _entry_lines(key, value, column) if value is not None else ""
+            continue
+        k, v = entries[key]
+        end = _trimmed_end(text, k.start_mark.index, v.end_mark.index, column)
+        if value is None:
+            start = line_start(text, k.start_mark.index)
+            if text[start : k.start_mark.index].strip():  # `- key: ...`: the entry that starts the item
+                raise EditError(f"'{key}' starts its list item; edit the file by hand")
+            edits.append(Edit(start, end, ""))
+            continue
+        rendered = _entry_lines(key, value, column)[column:]  # the key's own line is already indented
+        if _ends_inside_line(text, v.end_mark.index):
+            # A value ending inside its line: what follows it there (a comment) and the newline stay.
+            edits.append(Edit(k.start_mark.index, v.end_mark.index, rendered.removesuffix("\n")))
+        else:
+            edits.append(Edit(k.start_mark.index, end, rendered))
+    if added:
+        last_key, last = mapping.value[-1]
+        at = _trimmed_end(text, last_key.start_mark.index, last.end_mark.index, column)
+        edits.append(Edit(at, at, ("" if text[at - 1 : at] in ("", "\n") else "\n") + added))
+    return edits
+
+
+def _set_flow_entry(
+    text: str, mapping: yaml.MappingNode, key: str, value: Any, found: tuple[yaml.Node, yaml.Node] | None
+) -> Edit:
+    flow = _flow(value) if value is not None else ""
+    if found is not None and value is not None:
+        return Edit(found[1].start_mark.index, found[1].end_mark.index, flow)
+    if found is not None or value is None:
+        if found is None:
+            return Edit(0, 0, "")
+        raise EditError(f"cannot remove '{key}' from a {{flow, mapping}}; edit the file by hand")
+    close = text.rindex("}", 0, mapping.end_mark.index)
+    separator = ", " if mapping.value else ""
+    return Edit(close, close, f"{separator}{key}: {flow}")
+
+
+def _flow(value: Any) -> str:
+    dumped = yaml.safe_dump(value, default_flow_style=True, width=10_000, allow_unicode=True)
+    return dumped.removesuffix("\n...\n").removesuffix("\n")
+
+
+def _entry_lines(key: str, value: Any, column: int) -> str:
+    """``key: value`` as the bank writes it, every line indented by *column*, ending in a newline."""
+    pad = " " * column
+    return "".join((pad + line if line.strip() else "") + "\n" for line in dump({key: value}).splitlines())
+
+
+def _ends_inside_line(text: str, index: int) -> bool:
+    """Whether a node ending at *index* ends after text on its line (a block node ends at the
+    start of a line, or at the indentation of the next item)."""
+    return bool(text[line_start(text, index) : index].strip())
+
+
+def _trimmed_end(text: str, start: int, end: int, column: int) -> int:
+    """The end of an entry at *column* whose node runs from *start* to *end*: at the end of its
+    last line, without the blank lines and the comments no deeper than its key that a block
+    node's span runs over."""
+    if _ends_inside_line(text, end):
+        return next_line(text, end)  # a value ending mid-line: the line's end
+    end = line_start(text, end)
+    floor = next_line(text, start)
+    while end > floor:
+        previous = line_start(text, end - 1)
+        line = text[previous:end]
+        if line.strip() and not (line.lstrip().startswith("#") and len(line) - len(line.lstrip()) <= column):
+            break
+        end = previous
+    return end
+
+
+def items_by(text: str, list_key: str, id_key: str) -> dict[str, yaml.MappingNode]:
+    """The mappings of the top-level list *list_key* by the plain value of their *id_key*
+    (questions by ``id``, answers by ``question``)."""
+    root = compose(text)
+    found: dict[str, yaml.MappingNode] = {}
+    for item in getattr(mapping_value(root, list_key), "value", []) if root is not None else []:
+        node = mapping_value(item, id_key)
+        if isinstance(node, yaml.ScalarNode):
+            found.setdefault(node.value, item)
+    return found

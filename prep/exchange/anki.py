@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import hashlib
-import html
 import os
-import re
 from collections.abc import Sequence
 from pathlib import Path
 
 from prep.bank.loaded import Bank
 from prep.bank.schema import Question
+from prep.exchange.ankinote import CSS, FIELDS, MODEL_NAME, anki_tag, note_fields
 
 ANKI_ROOT_DECK = "prep"
 
@@ -20,20 +19,23 @@ def _stable_id(name: str) -> int:
     return int(hashlib.sha256(name.encode()).hexdigest()[:12], 16) % (1 << 31) + (1 << 30)
 
 
+def note_guid(question: Question) -> str:
+    """The Anki note's GUID: from the id the question was created with, so that a question
+    renamed with `prep mv` (which keeps its old ids in ``formerly``) updates the same note."""
+    import genanki
+
+    return genanki.guid_for("prep", question.first_id)
+
+
 def anki_package(bank: Bank, questions: Sequence[Question], path: Path) -> int:
-    """Write an .apkg: one subdeck per category under 'prep', GUIDs from question ids."""
+    """Write an .apkg: one subdeck per category under 'prep', GUIDs from question ids (the first
+    one a question had), the Id field showing the current one."""
     import genanki
 
     model = genanki.Model(
         _stable_id("prep-question-model-v1"),
-        "prep question",
-        fields=[
-            {"name": "Prompt"},
-            {"name": "KeyPoints"},
-            {"name": "Answer"},
-            {"name": "Pitfalls"},
-            {"name": "Id"},
-        ],
+        MODEL_NAME,
+        fields=[{"name": name} for name in FIELDS],
         templates=[
             {
                 "name": "Recall",
@@ -43,7 +45,7 @@ def anki_package(bank: Bank, questions: Sequence[Question], path: Path) -> int:
                 "{{#Pitfalls}}<div class=pitfalls><b>Don't say:</b>{{Pitfalls}}</div>{{/Pitfalls}}",
             }
         ],
-        css=".card{font-family:sans-serif;font-size:18px;text-align:left}.pitfalls{color:#a33}",
+        css=CSS,
     )
     decks: dict[str, genanki.Deck] = {}
     for q in questions:
@@ -55,15 +57,9 @@ def anki_package(bank: Bank, questions: Sequence[Question], path: Path) -> int:
         deck.add_note(
             genanki.Note(
                 model=model,
-                fields=[
-                    _html(q.prompt),
-                    _html_list([k.text for k in q.key_points]),
-                    _html(bank.answer_text(q.id) or ""),
-                    _html_list([p.text for p in q.pitfalls]),
-                    q.id,
-                ],
-                tags=[_anki_tag(t) for t in (category.id, *q.tags)],
-                guid=genanki.guid_for("prep", q.id),
+                fields=note_fields(q, bank.answer_text(q.id)),
+                tags=list(dict.fromkeys(anki_tag(t) for t in (category.id, *q.tags))),
+                guid=note_guid(q),
             )
         )
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -98,15 +94,3 @@ def _write_package(package, path: Path) -> None:  # type: ignore[no-untyped-def]
         with zipfile.ZipFile(path, "w") as archive:
             archive.write(collection, "collection.anki2")
             archive.writestr("media", json.dumps({}))
-
-
-def _html(text: str) -> str:
-    return html.escape(text).replace("\n", "<br>")  # a line break in the bank is one on the card
-
-
-def _html_list(items: list[str]) -> str:
-    return "<ul>" + "".join(f"<li>{html.escape(i)}</li>" for i in items) + "</ul>" if items else ""
-
-
-def _anki_tag(tag: str) -> str:
-    return re.sub(r"\s+", "_", tag.strip())

@@ -10,9 +10,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from prep.bank.loaded import Bank
 from prep.bank.schema import Question
+from prep.review.queue import weakest_first
+
+if TYPE_CHECKING:
+    from prep.review.scheduler import Scheduler
+    from prep.state.store import Store
 
 # Only what CommonMark (and GitHub's tables and strikethrough) would act on, so that the raw
 # sheet stays readable: "NCCL_DEBUG", "C++" and "(1 x 4)" are left as written. An underscore
@@ -48,6 +54,42 @@ def anchor(question_id: str) -> str:
 
 
 @dataclass(frozen=True)
+class CramSelection:
+    """Which questions of a selection go on the sheet."""
+
+    weakest: int | None = None  # only the N weakest (lowest recall probability, most lapses)
+    due: bool = False  # only those due now
+    ask: bool = False  # questions of kind 'ask' go to their own section: all of them, not counted
+
+    @property
+    def needs_history(self) -> bool:
+        return self.weakest is not None or self.due
+
+
+def cram_questions(
+    questions: Sequence[Question],
+    selection: CramSelection,
+    now: datetime,
+    store: Store | None = None,
+    scheduler: Scheduler | None = None,
+) -> list[Question]:
+    """The questions of the sheet in the order to print: those due now (``due``), the N weakest
+    first (``weakest``). With ``ask``, the questions to ask are neither filtered nor counted
+    among the N: every one of *questions* follows, for the final section. *store* and
+    *scheduler* are needed when ``selection.needs_history``."""
+    asks = [q for q in questions if selection.ask and q.kind == "ask"]
+    chosen = [q for q in questions if not (selection.ask and q.kind == "ask")]
+    if selection.needs_history:
+        assert store is not None and scheduler is not None, "weakest and due need the review history"
+        if selection.due:
+            due_ids = {qid for qid, _ in store.due_ids(now)}
+            chosen = [q for q in chosen if q.id in due_ids]
+        if selection.weakest is not None:
+            chosen = weakest_first(chosen, store.cards(), scheduler, now)[: selection.weakest]
+    return chosen + asks
+
+
+@dataclass(frozen=True)
 class CramOptions:
     questions_only: bool = False
     ask_section: bool = False
@@ -64,6 +106,7 @@ def cram_sheet(
     """
     main = [q for q in questions if not (options.ask_section and q.kind == "ask")]
     asks = [q for q in questions if options.ask_section and q.kind == "ask"]
+    on_sheet = {q.id for q in main}  # the questions with an anchor to link to
     groups: dict[str, list[Question]] = {}
     for q in main:
         groups.setdefault(bank.category_of[q.id], []).append(q)
@@ -88,7 +131,7 @@ def cram_sheet(
         category = bank.categories[category_id]
         out += [f'<a id="{_category_anchor(category_id)}"></a>', "", f"## {md_inline(category.title)}", ""]
         for q in items:
-            out += _question_block(bank, q, options)
+            out += _question_block(bank, q, options, on_sheet)
     if asks:
         out += ['<a id="questions-to-ask"></a>', "", "## Questions to ask", ""]
         for q in asks:
@@ -102,7 +145,7 @@ def _category_anchor(category_id: str) -> str:
     return f"category-{category_id}"
 
 
-def _question_block(bank: Bank, q: Question, options: CramOptions) -> list[str]:
+def _question_block(bank: Bank, q: Question, options: CramOptions, on_sheet: set[str]) -> list[str]:
     out = [f'<a id="{anchor(q.id)}"></a>', "", f"### {md_inline(q.prompt)}", ""]
     out += [f"`{q.id}` · {q.kind} · difficulty {q.difficulty} · {q.target_seconds}s", ""]
     if options.questions_only:
@@ -115,13 +158,17 @@ def _question_block(bank: Bank, q: Question, options: CramOptions) -> list[str]:
         lines = [line for line in md_text(answer).splitlines() if line.strip()]
         out += [part for i, line in enumerate(lines) for part in ([">"] if i else []) + ["> " + line]] + [""]
     if q.follow_ups:
-        links = [
-            f"[{md_inline(bank.questions[f].prompt)}](#{anchor(f)})" if f in bank.questions else md_inline(f)
-            for f in q.follow_ups
-        ]
-        out += ["Follow-ups: " + "; ".join(links), ""]
+        out += ["Follow-ups: " + "; ".join(_follow_up(bank, f, on_sheet) for f in q.follow_ups), ""]
     if q.pitfalls:
         out += ["**Don't say:**", ""] + [f"- {md_inline(p.text)}" for p in q.pitfalls] + [""]
     if q.notes:
         out += [f"**Notes:** {md_inline(q.notes)}", ""]
     return out
+
+
+def _follow_up(bank: Bank, qid: str, on_sheet: set[str]) -> str:
+    """A link to a follow-up on the sheet; one that is not (a filtered sheet) is named as text."""
+    if qid not in bank.questions:
+        return md_inline(qid)
+    prompt = md_inline(bank.questions[qid].prompt)
+    return f"[{prompt}](#{anchor(qid)})" if qid in on_sheet else f"{prompt} (`{qid}`, not on this sheet)"

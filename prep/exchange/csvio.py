@@ -13,23 +13,23 @@ line of the file where its record starts. Nothing here prints or writes.
 from __future__ import annotations
 
 import csv
-import html
 import io
 import json
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from prep.bank.loaded import Bank
-from prep.bank.messages import dotted_path, validation_message
-from prep.bank.schema import Claim, Question
+from prep.bank.schema import Question
 from prep.bank.yamlsource import decode_utf8
 from prep.errors import ImportInvalid, InvalidInput, Problem, UsageError, display_path
+from prep.exchange.ankitext import anki_rows
+from prep.exchange.rows import ImportFile, ImportRow, checked_row, claim_value
 from prep.suggest import did_you_mean
+
+__all__ = ["CSV_COLUMNS", "ImportFile", "ImportRow", "parse_import", "to_csv"]
 
 CSV_COLUMNS = (
     "id",
@@ -45,6 +45,7 @@ CSV_COLUMNS = (
     "answer_source",
     "follow_ups",
     "notes",
+    "formerly",
     "category_title",
 )
 ANSWER_SOURCES = ("own", "model")
@@ -75,15 +76,11 @@ def to_csv(bank: Bank, questions: Sequence[Question], delimiter: str = ",") -> s
                 answer.source if answer else "",
                 _json_cell(list(q.follow_ups)),
                 q.notes or "",
+                _json_cell(list(q.formerly)),
                 category.title,
             ]
         )
     return buffer.getvalue()
-
-
-def claim_value(claim: Claim) -> str | dict[str, Any]:
-    """A key point or pitfall as the bank writes it: plain text unless it has aliases."""
-    return {"text": claim.text, "aliases": list(claim.aliases)} if claim.aliases else claim.text
 
 
 def _json_cell(items: list[Any]) -> str:
@@ -91,36 +88,6 @@ def _json_cell(items: list[Any]) -> str:
 
 
 # --- in ------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ImportRow:
-    """One record of an import file, checked against the schema (an empty prompt is not checked:
-    such rows are skipped)."""
-
-    line: int  # physical line of the file where the record starts
-    prompt: str
-    answer: str = ""
-    answer_source: str = "own"
-    key_points: tuple[str | dict[str, Any], ...] = ()
-    pitfalls: tuple[str | dict[str, Any], ...] = ()
-    tags: tuple[str, ...] = ()
-    kind: str = "technical"
-    difficulty: int = 2
-    target_seconds: int = 60
-    follow_ups: tuple[str, ...] = ()
-    notes: str | None = None
-    id: str | None = None
-    category: str | None = None
-    category_title: str | None = None
-
-
-@dataclass(frozen=True)
-class ImportFile:
-    file: str  # as shown in messages
-    rows: list[ImportRow]  # the valid ones
-    problems: list[Problem]  # of the others, each at its line: the import is refused when there are any
-    invalid_ids: frozenset[str] = frozenset()  # ids of the rows with problems
 
 
 def parse_import(path: Path) -> ImportFile:
@@ -143,12 +110,11 @@ def parse_import(path: Path) -> ImportFile:
     headers, header_lines = _anki_headers(stream)
     body = stream.read()
     problems: list[Problem] = []
-    records = _records(
-        display, body, _delimiter(headers.get("separator"), body, path), header_lines + 1, problems
-    )
+    delimiter = _delimiter(headers.get("separator"), body, path)
+    records = _records(display, body, delimiter, header_lines + 1, problems)
     invalid_ids: set[str] = set()
     if headers:
-        rows = list(_anki_rows(display, records, headers, problems))
+        rows = list(anki_rows(display, records, headers, delimiter, problems))
     else:
         rows = list(_csv_rows(display, records, problems, invalid_ids))
     return ImportFile(display, rows, problems, frozenset(invalid_ids))
@@ -272,14 +238,10 @@ def _csv_row(display: str, line: int, values: dict[str, str], problems: list[Pro
     for name in ("key_points", "pitfalls"):
         fields[name] = _list_cell(display, line, name, values.get(name, ""), _claims_cell, row_problems)
     fields["tags"] = _list_cell(display, line, "tags", values.get("tags", ""), str.split, row_problems)
-    fields["follow_ups"] = _list_cell(
-        display,
-        line,
-        "follow_ups",
-        values.get("follow_ups", ""),
-        lambda s: re.split(r"[\s,]+", s.strip()),
-        row_problems,
-    )
+    for name in ("follow_ups", "formerly"):
+        fields[name] = _list_cell(
+            display, line, name, values.get(name, ""), lambda s: re.split(r"[\s,]+", s.strip()), row_problems
+        )
     for name, default in (("kind", "technical"), ("difficulty", 2), ("target_seconds", 60)):
         fields[name] = values.get(name) or default
     fields["notes"] = values.get("notes") or None
@@ -289,7 +251,7 @@ def _csv_row(display: str, line: int, values: dict[str, str], problems: list[Pro
     if row_problems:
         problems += row_problems
         return None
-    row = _checked(
+    row = checked_row(
         display, line, fields, values.get("answer", ""), source, values.get("id") or None, problems
     )
     if row is None:
@@ -327,82 +289,3 @@ def _claims_cell(cell: str) -> list[Any]:
             aliases = [a for a in aliases if a]
             result.append({"text": text, "aliases": aliases} if aliases else text)
     return result
-
-
-def _checked(
-    display: str,
-    line: int,
-    fields: dict[str, Any],
-    answer: str,
-    source: str,
-    qid: str | None,
-    problems: list[Problem],
-) -> ImportRow | None:
-    """The row checked against the bank's schema: each problem as FILE:LINE: column: message."""
-    if not fields["prompt"].strip():
-        return ImportRow(line, "")  # skipped later, and reported as such
-    try:
-        q = Question.model_validate({**fields, "id": qid or "placeholder"})
-    except ValidationError as exc:
-        for error in exc.errors(include_url=False):
-            problems.append(
-                Problem(display, line, 0, validation_message(error, Question), dotted_path(error["loc"]))
-            )
-        return None
-    return ImportRow(
-        line,
-        q.prompt,
-        answer.strip(),
-        source,
-        tuple(claim_value(k) for k in q.key_points),
-        tuple(claim_value(p) for p in q.pitfalls),
-        q.tags,
-        q.kind,
-        q.difficulty,
-        q.target_seconds,
-        q.follow_ups,
-        q.notes,
-        qid,
-    )
-
-
-# --- Anki ----------------------------------------------------------------------------------
-
-ANKI_META_COLUMNS = ("guid", "notetype", "deck", "tags")
-
-
-def _anki_rows(
-    display: str, records: Iterator[tuple[int, list[str]]], headers: dict[str, str], problems: list[Problem]
-) -> Iterator[ImportRow]:
-    """Notes: the first field is the prompt, the second the answer. Columns named by the headers
-    (``#guid column:1``, ``#notetype column:2``, ``#deck column:3``, ``#tags column:6``, counted
-    from 1) are not fields; ``#tags:`` adds tags to every note."""
-    is_html = headers.get("html", "false").lower() == "true"
-    meta: dict[str, int] = {}
-    for name in ANKI_META_COLUMNS:
-        value = headers.get(f"{name} column")
-        if value is None:
-            continue
-        if not value.isdigit() or int(value) < 1:
-            raise UsageError(f"{display}: '#{name} column:{value}' must name a column by its number, from 1")
-        meta[name] = int(value) - 1
-    common_tags = headers.get("tags", "").split()
-    for line, cells in records:
-        note_fields = [cell for i, cell in enumerate(cells) if i not in meta.values()]
-        if len(note_fields) < 2:
-            problems.append(Problem(display, line, 0, "expected at least a front and a back field"))
-            continue
-        front, back = (_strip_html(f) if is_html else f.strip() for f in note_fields[:2])
-        tags = cells[meta["tags"]].split() if "tags" in meta and meta["tags"] < len(cells) else []
-        fields = {"prompt": front, "tags": list(dict.fromkeys(common_tags + tags))}
-        row = _checked(display, line, fields, back, "own", None, problems)
-        if row is not None:
-            yield row
-
-
-def _strip_html(text: str) -> str:
-    # Anki writes lines as "keys<div>per layer</div>": a block's start or end is a line break,
-    # and one block ending where the next starts is one break, not two.
-    text = re.sub(r"(?i)</(p|div|li)>\s*<(p|div|li)(\s[^>]*)?>", "\n", text)
-    text = re.sub(r"(?i)<br\s*/?>|</?(p|div|li)(\s[^>]*)?>", "\n", text)
-    return html.unescape(re.sub(r"<[^>]+>", "", text)).replace("\xa0", " ").strip()

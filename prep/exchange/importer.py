@@ -26,7 +26,8 @@ from prep.errors import (
     UsageError,
     display_path,
 )
-from prep.exchange.csvio import ImportFile, ImportRow
+from prep.exchange import noteupdates
+from prep.exchange.rows import ImportFile, ImportRow
 from prep.files import write_files
 from prep.paths import BankLocation
 from prep.suggest import did_you_mean
@@ -37,6 +38,8 @@ class ImportResult:
     added: list[str] = field(default_factory=list)
     skipped: list[tuple[int, str]] = field(default_factory=list)  # (line, reason)
     renamed: list[tuple[int, str, str]] = field(default_factory=list)  # (line, id in the file, id given)
+    updated: list[str] = field(default_factory=list)  # questions an Anki note of prep's changed
+    unchanged: list[str] = field(default_factory=list)  # ... and those it left as they were
     files: list[Path] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
@@ -44,6 +47,8 @@ class ImportResult:
             "added": self.added,
             "skipped": [{"line": line, "reason": why} for line, why in self.skipped],
             "renamed": [{"line": line, "from": old, "to": new} for line, old, new in self.renamed],
+            "updated": self.updated,
+            "unchanged": self.unchanged,
             "files": [display_path(p) for p in self.files],
         }
 
@@ -70,53 +75,67 @@ def import_rows(
         )
 
     result = ImportResult()
-    added, id_map = _assign_ids(bank, source.rows, result, retired)
     problems = list(source.problems)
+    planned = noteupdates.plan(bank, source.rows, category, source.file, problems)
+    result.skipped += planned.skipped
+    added, id_map = _assign_ids(bank, planned.rows, result, retired, planned.prompts)
     questions = [
         _question_item(row, qid, _follow_ups(source, row, qid, id_map, bank, problems)) for row, qid in added
     ]
     if problems:
         raise ImportInvalid(source.file, problems)
-    if not added:
+    updates = [u for u in planned.updates if u.changed]
+    result.unchanged = [u.qid for u in planned.updates if not u.changed]
+    if not added and not updates:
         return result
-    answered = [(row, qid) for row, qid in added if row.answer]
-    if existing:
-        qtext = _read(qpath)
-    else:
-        qtext = dump({"category": category, "title": (title or "").strip() or _title(source.rows, category)})
-    qtext, qlines = _append(qpath, qtext, "questions", questions)
-    atext, alines = _append(
-        apath,
-        _read(apath),
-        "answers",
-        [
-            {"question": qid, "source": row.answer_source, "answer": row.answer + "\n"}
-            for row, qid in answered
-        ],
-    )
-    texts: dict[Path, str | None] = {qpath: qtext}
-    if answered:
-        texts[apath] = atext
-    refuse_oversized(texts)
-    _, problems = check_bank(location, texts)
+    texts: dict[Path, str] = {}
+    appends = noteupdates.edit_texts(location, bank, updates, texts)
+    if added:
+        header = dump({"category": category, "title": (title or "").strip() or _title(source.rows, category)})
+        texts[qpath] = texts.get(qpath, _read(qpath) if existing else header)
+        for row, qid in added:
+            if row.answer:
+                item = {"question": qid, "source": row.answer_source, "answer": row.answer + "\n"}
+                appends.setdefault(apath, []).append((row, item))
+    spans = [_append_to(texts, qpath, "questions", list(zip([r for r, _ in added], questions, strict=True)))]
+    spans += [_append_to(texts, path, "answers", items) for path, items in appends.items()]
+    refuse_oversized(dict(texts))
+    _, problems = check_bank(location, dict(texts))
     if problems:
-        spans = [(qpath, qlines, [row for row, _ in added]), (apath, alines, [row for row, _ in answered])]
         raise _located(problems, source.file, spans)
-    if answered:
+    if appends:
         location.answers.mkdir(parents=True, exist_ok=True)
-    write_files(texts)
+    write_files(dict(texts))
     result.added = [qid for _, qid in added]
+    result.updated = [u.qid for u in updates]
     result.files = list(texts)
     return result
 
 
+def _append_to(
+    texts: dict[Path, str], path: Path, key: str, items: list[tuple[ImportRow, dict[str, Any]]]
+) -> tuple[Path, list[int], list[ImportRow]]:
+    """Append *items* (each with the row it came from) to *key* of the file's text in *texts*."""
+    if not items:
+        return path, [], []
+    texts[path], lines = _append(
+        path, texts[path] if path in texts else _read(path), key, [i for _, i in items]
+    )
+    return path, lines, [row for row, _ in items]
+
+
 def _assign_ids(
-    bank: Bank, rows: list[ImportRow], result: ImportResult, retired: frozenset[str] = frozenset()
+    bank: Bank,
+    rows: list[ImportRow],
+    result: ImportResult,
+    retired: frozenset[str] = frozenset(),
+    prompts: dict[str, str] | None = None,
 ) -> tuple[list[tuple[ImportRow, str]], dict[str, str]]:
     """The rows to add with their ids, and what each id used in the file now names. An id only
-    the review history still has (a removed question's) is renamed like one in use."""
-    owner = {prompt_key(q.prompt): q.id for q in bank.questions.values()}
-    used = set(bank.questions) | retired
+    the review history still has (a removed question's) is renamed like one in use. *prompts*:
+    prompt keys that questions updated by the import are given."""
+    owner = {prompt_key(q.prompt): q.id for q in bank.questions.values()} | (prompts or {})
+    used = set(bank.questions) | set(bank.former_ids()) | retired
     avoid = used | {row.id for row in rows if row.id}  # ids the file asks for stay free for their rows
     id_map: dict[str, str] = {}
     added = []
@@ -184,6 +203,8 @@ def _question_item(row: ImportRow, qid: str, follow_ups: list[str]) -> dict[str,
         item["follow_ups"] = follow_ups
     if row.notes:
         item["notes"] = row.notes
+    if row.formerly:
+        item["formerly"] = list(row.formerly)
     return item
 
 

@@ -44,7 +44,8 @@ def cram(
             "--weakest",
             metavar="N",
             min=1,
-            help="Only the N weakest questions (lowest recall probability, most lapses), weakest first.",
+            help="Only the N weakest questions (lowest recall probability, most lapses), weakest first; "
+            "with --ask, questions to ask are not counted.",
             show_default=False,
         ),
     ] = None,
@@ -54,29 +55,30 @@ def cram(
         typer.Option("--questions-only", help="A practice sheet: prompts only, no key points or answers."),
     ] = False,
     ask: Annotated[
-        bool, typer.Option("--ask", help="Put the questions to ask the interviewer in a final section.")
+        bool,
+        typer.Option(
+            "--ask",
+            help="Put the questions to ask the interviewer (kind 'ask') in a final section, "
+            "all of them, whatever --weakest and --due keep.",
+        ),
     ] = False,
 ) -> None:
     """A markdown cram sheet: contents, a section per category, key points, answers, pitfalls."""
     from prep import clock
-    from prep.exchange.cram import CramOptions, cram_sheet
+    from prep.exchange.cram import CramOptions, CramSelection, cram_questions, cram_sheet
 
     app: AppContext = ctx.obj
     bank, questions = _selected(app, category, tag, kind)
     now = clock.now()
-    if weakest is not None or due:
-        from prep.review.queue import weakest_first
-
+    selection = CramSelection(weakest=weakest, due=due, ask=ask)
+    if selection.needs_history:
         _settings, store, scheduler = app.open_schedule(write=False)
         with store:
-            if due:
-                due_ids = {qid for qid, _ in store.due_ids(now)}
-                questions = [q for q in questions if q.id in due_ids]
-            if weakest is not None:
-                questions = weakest_first(questions, store.cards(), scheduler, now)[:weakest]
-    _write(
-        cram_sheet(bank, questions, now, CramOptions(questions_only=questions_only, ask_section=ask)), output
-    )
+            questions = cram_questions(questions, selection, now, store, scheduler)
+    else:
+        questions = cram_questions(questions, selection, now)
+    options = CramOptions(questions_only=questions_only, ask_section=ask)
+    _write(cram_sheet(bank, questions, now, options), output)
 
 
 @export_app.command("anki")
@@ -110,8 +112,8 @@ def csv_export(
     """CSV with a header row and one row per question, which `prep import` reads back unchanged.
 
     Columns: id, category, prompt, key_points, pitfalls, answer, tags, kind, difficulty,
-    target_seconds, answer_source, follow_ups, notes, category_title. List cells (key points,
-    pitfalls, tags, follow-ups) hold JSON lists.
+    target_seconds, answer_source, follow_ups, notes, formerly, category_title. List cells (key
+    points, pitfalls, tags, follow-ups, former ids) hold JSON lists.
     """
     from prep.exchange.csvio import to_csv
 
@@ -150,7 +152,11 @@ def import_file(
         bool, typer.Option("--json", help="Print what was added and skipped as JSON.")
     ] = False,
 ) -> None:
-    """Import questions, appended to a category file the way `prep add` writes them."""
+    """Import questions, appended to a category file the way `prep add` writes them.
+
+    Notes of prep's own Anki deck (exported from Anki as 'Notes in Plain Text') update the
+    questions their Id names, wherever they are; other rows are added to the category.
+    """
     from prep.exchange.csvio import parse_import
     from prep.exchange.importer import import_rows
 
@@ -163,7 +169,10 @@ def import_file(
     if as_json:
         emit_json(result.to_dict())
         return
-    typer.echo(f"added {counted(len(result.added), 'question')} to {category}")
+    summary = f"added {counted(len(result.added), 'question')} to {category}"
+    if result.updated or result.unchanged:  # prep's own Anki notes update their questions
+        summary += f"; updated {counted(len(result.updated), 'question')} ({len(result.unchanged)} unchanged)"
+    typer.echo(summary)
     notes = [(line, f"skipped: {reason}") for line, reason in result.skipped]
     notes += [(line, f"id {old!r} is taken; imported as {new!r}") for line, old, new in result.renamed]
     for line, note in sorted(notes):
