@@ -135,6 +135,13 @@ class _PrepGroup(TyperGroup):
             self.commands[name] = command
         return self.commands.get(name)
 
+    def shell_complete(self, ctx, incomplete):  # type: ignore[no-untyped-def]
+        # Command names with their summaries from COMMANDS, like help: Tab builds no command.
+        from prep.cli.completion import command_items
+
+        summaries = {name: summary for name, (_module, _attribute, summary) in COMMANDS.items()}
+        return command_items(summaries, incomplete) + super(TyperGroup, self).shell_complete(ctx, incomplete)
+
     def format_commands(self, ctx, formatter):  # type: ignore[no-untyped-def]
         # Summaries come from COMMANDS, so help builds (and imports) no command at all.
         rows = [(name, summary) for name, (_module, _attribute, summary) in COMMANDS.items()]
@@ -219,7 +226,7 @@ app = typer.Typer(
     help="Interview prep for ML-systems and LLM-engineering roles: a YAML question bank, "
     "graded typed answers and spaced-repetition drills.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     context_settings={"help_option_names": ["-h", "--help"]},
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
@@ -281,6 +288,10 @@ def main() -> None:
     # typer builds a pydantic TypeAdapter per option; without this, pydantic scans every
     # installed package's entry points for plugins on each start. prep uses no plugins.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    if os.environ.get("_PREP_COMPLETE"):  # the shell asks for completions (see prep.cli.completion)
+        from prep.cli.completion import use_plain_help_text
+
+        use_plain_help_text()
     app(prog_name="prep")
 
 

@@ -9,6 +9,7 @@ import typer
 
 from prep.bank.names import KINDS
 from prep.cli import plain
+from prep.cli.completion import categories, question_ids
 from prep.cli.context import AppContext
 from prep.cli.options import option
 from prep.cli.plain import report_change
@@ -24,6 +25,7 @@ CategoryName = Annotated[
         "-c",
         metavar="CATEGORY",
         help="Category id; a new one creates questions/<category>.yaml.",
+        autocompletion=categories,
     ),
 ]
 PromptText = Annotated[
@@ -46,7 +48,10 @@ TargetSeconds = Annotated[
     int, typer.Option("--target-seconds", metavar="SECONDS", min=1, help="Target spoken length.")
 ]
 FollowUps = Annotated[
-    list[str] | None, option("--follow-up", metavar="ID", help="Id of a deeper question (repeatable).")
+    list[str] | None,
+    option(
+        "--follow-up", metavar="ID", help="Id of a deeper question (repeatable).", autocompletion=question_ids
+    ),
 ]
 QuestionId = Annotated[
     str | None, option("--id", metavar="ID", help="Id to use instead of one made from the prompt.")

@@ -8,6 +8,7 @@ import typer
 
 from prep.cli import plain
 from prep.cli.context import AppContext
+from prep.cli.options import question_argument
 from prep.cli.plain import counted, emit_json, read_stdin_text, report_change
 from prep.errors import EXIT_INVALID_BANK, UsageError, display_path
 
@@ -37,7 +38,7 @@ def init(
 
 def answer(
     ctx: typer.Context,
-    question_id: Annotated[str, typer.Argument(metavar="ID", help="The question to answer.")],
+    question_id: Annotated[str, question_argument("The question to answer.")],
     text: Annotated[
         str | None,
         typer.Option(
@@ -113,7 +114,7 @@ def _answer_in_editor(question, current: str, open_editor) -> str:  # type: igno
 
 def edit(
     ctx: typer.Context,
-    question_id: Annotated[str, typer.Argument(metavar="ID", help="The question to edit.")],
+    question_id: Annotated[str, question_argument("The question to edit.")],
     edit_answer: Annotated[
         bool, typer.Option("--answer", help="Edit the question's answer instead.")
     ] = False,
@@ -205,7 +206,7 @@ def _find_by_id(location, question_id: str, in_answers: bool):  # type: ignore[n
 
 def mv(
     ctx: typer.Context,
-    old: Annotated[str, typer.Argument(metavar="OLD", help="The current id.")],
+    old: Annotated[str, question_argument("The current id.", metavar="OLD")],
     new: Annotated[str, typer.Argument(metavar="NEW", help="The new id.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print what was changed as JSON.")] = False,
 ) -> None:
@@ -234,7 +235,7 @@ def mv(
 
 def rm(
     ctx: typer.Context,
-    question_id: Annotated[str, typer.Argument(metavar="ID", help="The question to remove.")],
+    question_id: Annotated[str, question_argument("The question to remove.")],
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print what was changed as JSON.")] = False,
 ) -> None:
