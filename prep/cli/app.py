@@ -18,7 +18,7 @@ from typer.core import TyperGroup
 
 from prep import __version__
 from prep.cli.context import AppContext
-from prep.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_STATE, PrepError
+from prep.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_STATE, PrepError
 
 
 def _is_usage_error(error: BaseException) -> bool:
@@ -161,6 +161,9 @@ class _PrepGroup(TyperGroup):
         args = (info_name, args, *rest)
         try:
             return super().make_context(*args, **kwargs)
+        except BrokenPipeError:  # `prep --help | head -1`
+            _discard_stdout()
+            raise typer.Exit(EXIT_OK) from None
         except Exception as error:
             if _is_usage_error(error):
                 error.exit_code = EXIT_ERROR  # type: ignore[attr-defined] # 2 means "invalid bank"
@@ -178,11 +181,9 @@ class _PrepGroup(TyperGroup):
             if error.hint:
                 typer.echo(f"  {error.hint}", err=True)
             ctx.exit(error.exit_code)
-        except BrokenPipeError:  # `prep list | head`: the reader has all it wanted
-            import os
-
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit's flush
-            ctx.exit(EXIT_ERROR)
+        except BrokenPipeError:  # `prep list | head -1`: the reader has all it wanted
+            _discard_stdout()
+            ctx.exit(EXIT_OK)
         except KeyboardInterrupt:
             if _debug(ctx):
                 raise
@@ -213,6 +214,17 @@ class _PrepGroup(TyperGroup):
                 err=True,
             )
             ctx.exit(EXIT_ERROR)
+
+
+def _discard_stdout() -> None:
+    """The reader of the pipe on standard output has gone (`prep list | head -1`): that is a
+    success, and what is still buffered for it goes nowhere, instead of failing at exit."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor (a test runner's stream): nothing to flush
+        pass
 
 
 def _debug(ctx) -> bool:  # type: ignore[no-untyped-def]
@@ -292,7 +304,13 @@ def main() -> None:
         from prep.cli.completion import use_plain_help_text
 
         use_plain_help_text()
-    app(prog_name="prep")
+    try:
+        app(prog_name="prep")
+    finally:  # output still buffered when the reader of a pipe has gone: the exit status stands
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _discard_stdout()
 
 
 if __name__ == "__main__":  # pragma: no cover

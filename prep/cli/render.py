@@ -26,12 +26,20 @@ if TYPE_CHECKING:
 KIND_STYLE = {"technical": "cyan", "behavioral": "magenta", "strategy": "yellow", "ask": "green"}
 
 
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        # rich would exit 1; a reader that has all it wanted (`prep list | head -1`) is a success,
+        # which prep.cli.app decides, as it does for every other write.
+        self.quiet = True
+        raise BrokenPipeError
+
+
 def console(stderr: bool = False, **options: Any) -> Console:
     # No markup: bank text and typed answers are printed as written, "[mask]" and "[/]" included.
     stream = sys.stderr if stderr else sys.stdout
     if not _is_terminal(stream):
         options["file"] = TrimmedLines(stream)
-    return Console(**{"stderr": stderr, "highlight": False, "soft_wrap": False, "markup": False, **options})
+    return _Console(**{"stderr": stderr, "highlight": False, "soft_wrap": False, "markup": False, **options})
 
 
 def _is_terminal(stream: Any) -> bool:

@@ -122,12 +122,11 @@ def edit(
     """Open the question (or its answer) in $VISUAL/$EDITOR at its line, then re-validate.
 
     If the bank has problems after saving you choose: edit again (the default), revert to what
-    the file was, or keep it anyway.
+    the file was, or keep it anyway (exit 2). Ctrl-C or end of input there reverts (exit 130).
     """
     from prep.bank.load import check_bank
     from prep.cli.editor import open_editor
     from prep.errors import PrepError
-    from prep.files import atomic_write
 
     app: AppContext = ctx.obj
     location = app.writable_bank_location()
@@ -169,17 +168,31 @@ def edit(
             return
         for problem in fresh:
             typer.echo(str(problem), err=True)
-        try:
-            choice = typer.prompt("[e]dit again, [r]evert, [k]eep anyway", default="e").strip().lower()[:1]
-        except typer.Abort:  # no one to answer (end of input): the safe choice
-            choice = "r"
-        if choice == "r":
-            atomic_write(origin.file, original.decode("utf-8"))
-            typer.echo("reverted")
+        if not _edit_again(origin.file, original, edited):
             return
-        if choice == "k":
-            typer.echo("kept with problems; `prep validate` lists them")
-            raise typer.Exit(EXIT_INVALID_BANK)
+
+
+def _edit_again(path: Path, original: bytes, edited: str) -> bool:
+    """After an edit that left problems: edit again (True), revert, or keep it (exit 2).
+
+    Ctrl-C or end of input at the question reverts, and exits 130: the edit was abandoned."""
+    from prep.errors import EXIT_INTERRUPTED
+    from prep.files import atomic_write
+
+    try:
+        choice = typer.prompt("[e]dit again, [r]evert, [k]eep anyway", default="e").strip().lower()[:1]
+    except typer.Abort:
+        atomic_write(path, original.decode("utf-8"))
+        typer.echo(f"prep: edit discarded: {edited} reverted to what it was before", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    if choice == "r":
+        atomic_write(path, original.decode("utf-8"))
+        typer.echo("reverted")
+        return False
+    if choice == "k":
+        typer.echo("kept with problems; `prep validate` lists them")
+        raise typer.Exit(EXIT_INVALID_BANK)
+    return True
 
 
 def _find_by_id(location, question_id: str, in_answers: bool):  # type: ignore[no-untyped-def]
