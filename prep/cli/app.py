@@ -18,12 +18,8 @@ from typer.core import TyperGroup
 
 from prep import __version__
 from prep.cli.context import AppContext
+from prep.cli.usage import SuggestingGroup, fail, is_usage_error
 from prep.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_STATE, PrepError
-
-
-def _is_usage_error(error: BaseException) -> bool:
-    return any(cls.__name__ == "UsageError" for cls in type(error).__mro__)
-
 
 # Every command: name -> (module, attribute, one-line summary). The attribute is a command
 # function or, for command groups, a typer.Typer. The summary is the first line of its help,
@@ -115,9 +111,9 @@ def help_summary(target) -> str:  # type: ignore[no-untyped-def]
     return (text or "").strip().split("\n")[0]
 
 
-class _PrepGroup(TyperGroup):
-    """Builds only the command that runs, and turns every PrepError into a one-line message and
-    its documented exit code, in one place."""
+class _PrepGroup(SuggestingGroup, TyperGroup):
+    """Builds only the command that runs, and turns every PrepError and every usage error into
+    a one-line message and its documented exit code, in one place."""
 
     def list_commands(self, ctx):  # type: ignore[no-untyped-def]
         return list(COMMANDS)
@@ -158,16 +154,18 @@ class _PrepGroup(TyperGroup):
                 shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
                 typer.echo(f"prep: an argument is not valid UTF-8 text: {shown}", err=True)
                 sys.exit(EXIT_ERROR)
-        args = (info_name, args, *rest)
+        argv = list(args)
         try:
-            return super().make_context(*args, **kwargs)
+            ctx = super().make_context(info_name, args, *rest, **kwargs)
         except BrokenPipeError:  # `prep --help | head -1`
             _discard_stdout()
             raise typer.Exit(EXIT_OK) from None
         except Exception as error:
-            if _is_usage_error(error):
-                error.exit_code = EXIT_ERROR  # type: ignore[attr-defined] # 2 means "invalid bank"
+            if is_usage_error(error) and not kwargs.get("resilient_parsing"):
+                fail(error, None, argv)
             raise
+        ctx.meta["prep.argv"] = argv  # names the command in a usage error click gives no context
+        return ctx
 
     def invoke(self, ctx):  # type: ignore[no-untyped-def]
         try:
@@ -197,9 +195,8 @@ class _PrepGroup(TyperGroup):
         except (typer.Exit, SystemExit):
             raise
         except Exception as error:  # a bug: say so briefly, the traceback only with --debug
-            if _is_usage_error(error):
-                error.exit_code = EXIT_ERROR  # type: ignore[attr-defined]
-                raise
+            if is_usage_error(error):
+                fail(error, ctx, ctx.meta.get("prep.argv", []))
             if _debug(ctx) or "click" in error.__class__.__module__:
                 raise
             if error.__class__.__module__ == "sqlite3":  # e.g. corruption found mid-session

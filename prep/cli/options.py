@@ -10,6 +10,7 @@ import typer
 from typer.core import TyperGroup
 
 from prep.cli.completion import categories, question_ids
+from prep.cli.usage import SuggestingGroup
 
 
 def option(*names: str, help: str, **settings) -> typer.models.OptionInfo:  # type: ignore[no-untyped-def]
@@ -72,7 +73,7 @@ def filters(
     return {"categories": category or [], "tags": tag or [], "kinds": kind or []}
 
 
-class SubcommandGroup(TyperGroup):
+class SubcommandGroup(SuggestingGroup, TyperGroup):
     """Lists each subcommand with its whole first paragraph of help; click cuts the summary at
     45 characters."""
 
