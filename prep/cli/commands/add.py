@@ -98,6 +98,7 @@ def add(
     app: AppContext = ctx.obj
     location = app.writable_bank_location()  # refused before any question is asked
     bank = app.bank()
+    _check_follow_ups(follow_up or [], list(bank.questions))  # before any question is asked
     interactive = plain.interactive() and not as_json
     draft = _Draft(category, prompt, key_point, pitfall or [], tag or [], kind, difficulty, target_seconds)
     _fill_in(draft, list(bank.categories), interactive=interactive)
@@ -141,6 +142,18 @@ def _fill_in(draft: _Draft, categories: list[str], *, interactive: bool) -> None
         draft.target_seconds = _ask_valid(
             "Target seconds", draft.target_seconds, lambda v: _int_in(v, 1, 24 * 3600)
         )
+
+
+def _check_follow_ups(follow_ups: list[str], ids: list[str]) -> None:
+    """A --follow-up must name a question already in the bank."""
+    from prep.cli.usage import did_you_mean
+
+    for follow_up in follow_ups:
+        if follow_up not in ids:
+            raise UsageError(
+                f"--follow-up {follow_up}: no such question id{did_you_mean(follow_up, ids)}",
+                hint="see `prep list`",
+            )
 
 
 def _refuse_likely_typo(category: str | None, categories: list[str]) -> None:
