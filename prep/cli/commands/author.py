@@ -261,7 +261,9 @@ def rm(
         if not plain.interactive():
             raise UsageError("refusing to remove without confirmation; pass --yes")
         # The question goes to stderr, so that stdout holds only the result (JSON with --json).
-        if not typer.confirm(f"Remove {question_id}: {question.prompt!r}?", default=False, err=True):
+        typer.echo(f"{question_id}: {' '.join(question.prompt.split())}", err=True)
+        what = f"{question_id} and its answer" if question_id in bank.answers else question_id
+        if not typer.confirm(f"Remove {what}?", default=False, err=True):
             if as_json:
                 emit_json({"id": question_id, "files": [], "created": [], "removed": False})
             else:
