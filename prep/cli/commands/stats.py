@@ -30,7 +30,8 @@ def stats(
         return
     from prep.cli.render import console, stats_view
 
-    console().print(stats_view(data))
+    out = console()
+    out.print(stats_view(data, width=out.width))
 
 
 def history(
