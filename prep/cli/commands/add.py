@@ -33,8 +33,17 @@ PromptText = Annotated[
 ]
 KeyPoints = Annotated[
     list[str] | None,
-    option("--key-point", "-k", metavar="TEXT", help="A key point (repeatable). " + _CLAIM_HELP),
+    option("--key-point", "-K", metavar="TEXT", help="A key point (repeatable). " + _CLAIM_HELP),
 ]
+# -k means --kind in every other command; in add it meant --key-point, and still does, with a
+# note, for one release. Hidden, so that help shows only -K.
+OldKeyPoints = Annotated[
+    list[str] | None,
+    option("-k", metavar="TEXT", hidden=True, help="Deprecated: --key-point (-K). Will mean --kind."),
+]
+_OLD_K_NOTE = (
+    "prep: -k for --key-point is deprecated; use --key-point or -K (-k will mean --kind, as elsewhere)"
+)
 Pitfalls = Annotated[
     list[str] | None,
     option("--pitfall", metavar="TEXT", help="A known wrong claim (repeatable). " + _CLAIM_HELP),
@@ -87,6 +96,7 @@ def add(
     question_id: QuestionId = None,
     title: CategoryTitle = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print what was written as JSON.")] = False,
+    old_key_point: OldKeyPoints = None,
 ) -> None:
     """Add a question: asks for each field, or takes them all as options for scripts.
 
@@ -95,6 +105,9 @@ def add(
     """
     from prep.bank import authoring
 
+    if old_key_point:
+        typer.echo(_OLD_K_NOTE, err=True)
+        key_point = [*(key_point or []), *old_key_point]
     app: AppContext = ctx.obj
     location = app.writable_bank_location()  # refused before any question is asked
     bank = app.bank()
