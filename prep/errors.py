@@ -11,8 +11,9 @@ from pathlib import Path
 
 # Documented in the README ("Exit codes"); scripts may rely on them.
 EXIT_OK = 0
-EXIT_ERROR = 1  # usage or runtime error: unknown id, bad option, unreadable file
+EXIT_ERROR = 1  # runtime error: unknown id or category, bad option value, unreadable file
 EXIT_INVALID_BANK = 2  # the bank (or another YAML input) has problems, each printed as file:line:col
+EXIT_USAGE = 2  # the command line cannot be parsed: unknown command or option, missing argument
 EXIT_STATE = 3  # the review-state database cannot be used
 EXIT_INTERRUPTED = 130  # Ctrl-C, after saving what was done
 

@@ -135,12 +135,14 @@ def test_version(run):
     assert result.output.startswith("prep ")
 
 
-def test_usage_errors_exit_1_not_2(run):
-    # Exit code 2 is reserved for an invalid bank; a mistyped option is a usage error.
+def test_usage_errors_exit_2_in_prep_words(run):
+    # A command line prep cannot parse exits 2, as README's "Exit codes" says, in prep's one-line
+    # form (tests/test_usage_errors.py has the wording of each kind).
     for argv in (["--bogus"], ["list", "--bogus"], ["drill", "--mode", "nope"], ["show"]):
         result = run(*argv)
-        assert result.exit_code == 1, argv
+        assert result.exit_code == 2, argv
         assert "Traceback" not in result.output
+        assert result.stderr.startswith("prep: ") and len(result.stderr.splitlines()) == 2, argv
 
 
 def test_debug_shows_the_traceback(run):

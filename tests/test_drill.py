@@ -641,7 +641,7 @@ def test_summary_counts_each_rating_and_says_next_due_now_when_cards_are_waiting
 
 def test_an_unknown_mode_is_named_in_prep_words(run):
     result = run("drill", "--mode", "bogus")
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a usage error
     assert (
         "'bogus' is not a mode; choose type, flip or mock" in result.output
         and "Value error" not in result.output

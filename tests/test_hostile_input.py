@@ -197,7 +197,7 @@ def test_text_that_is_not_utf8_is_refused_before_anything_is_written(run, bank_d
     for args in (
         ("answer", "dp-vs-mp", "--text", "caf\udce9"),
         ("mv", "dp-vs-mp", "mk\udcff"),
-        ("add", "-c", "parallelism", "-p", "caf\udce9 question", "-k", "k"),
+        ("add", "-c", "parallelism", "-p", "caf\udce9 question", "-K", "k"),
     ):
         result = run(*args)
         assert result.exit_code == 1, (args, result.output)

@@ -18,12 +18,8 @@ from typer.core import TyperGroup
 
 from prep import __version__
 from prep.cli.context import AppContext
-from prep.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_STATE, PrepError
-
-
-def _is_usage_error(error: BaseException) -> bool:
-    return any(cls.__name__ == "UsageError" for cls in type(error).__mro__)
-
+from prep.cli.usage import SuggestingGroup, fail, is_usage_error
+from prep.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_STATE, PrepError
 
 # Every command: name -> (module, attribute, one-line summary). The attribute is a command
 # function or, for command groups, a typer.Typer. The summary is the first line of its help,
@@ -115,9 +111,9 @@ def help_summary(target) -> str:  # type: ignore[no-untyped-def]
     return (text or "").strip().split("\n")[0]
 
 
-class _PrepGroup(TyperGroup):
-    """Builds only the command that runs, and turns every PrepError into a one-line message and
-    its documented exit code, in one place."""
+class _PrepGroup(SuggestingGroup, TyperGroup):
+    """Builds only the command that runs, and turns every PrepError and every usage error into
+    a one-line message and its documented exit code, in one place."""
 
     def list_commands(self, ctx):  # type: ignore[no-untyped-def]
         return list(COMMANDS)
@@ -135,6 +131,13 @@ class _PrepGroup(TyperGroup):
             self.commands[name] = command
         return self.commands.get(name)
 
+    def shell_complete(self, ctx, incomplete):  # type: ignore[no-untyped-def]
+        # Command names with their summaries from COMMANDS, like help: Tab builds no command.
+        from prep.cli.completion import command_items
+
+        summaries = {name: summary for name, (_module, _attribute, summary) in COMMANDS.items()}
+        return command_items(summaries, incomplete) + super(TyperGroup, self).shell_complete(ctx, incomplete)
+
     def format_commands(self, ctx, formatter):  # type: ignore[no-untyped-def]
         # Summaries come from COMMANDS, so help builds (and imports) no command at all.
         rows = [(name, summary) for name, (_module, _attribute, summary) in COMMANDS.items()]
@@ -151,13 +154,18 @@ class _PrepGroup(TyperGroup):
                 shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
                 typer.echo(f"prep: an argument is not valid UTF-8 text: {shown}", err=True)
                 sys.exit(EXIT_ERROR)
-        args = (info_name, args, *rest)
+        argv = list(args)
         try:
-            return super().make_context(*args, **kwargs)
+            ctx = super().make_context(info_name, args, *rest, **kwargs)
+        except BrokenPipeError:  # `prep --help | head -1`
+            _discard_stdout()
+            raise typer.Exit(EXIT_OK) from None
         except Exception as error:
-            if _is_usage_error(error):
-                error.exit_code = EXIT_ERROR  # type: ignore[attr-defined] # 2 means "invalid bank"
+            if is_usage_error(error) and not kwargs.get("resilient_parsing"):
+                fail(error, None, argv)
             raise
+        ctx.meta["prep.argv"] = argv  # names the command in a usage error click gives no context
+        return ctx
 
     def invoke(self, ctx):  # type: ignore[no-untyped-def]
         try:
@@ -168,11 +176,9 @@ class _PrepGroup(TyperGroup):
             from prep.cli.report import report
 
             ctx.exit(report(error))
-        except BrokenPipeError:  # `prep list | head`: the reader has all it wanted
-            import os
-
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit's flush
-            ctx.exit(EXIT_ERROR)
+        except BrokenPipeError:  # `prep list | head -1`: the reader has all it wanted
+            _discard_stdout()
+            ctx.exit(EXIT_OK)
         except KeyboardInterrupt:
             if _debug(ctx):
                 raise
@@ -186,9 +192,8 @@ class _PrepGroup(TyperGroup):
         except (typer.Exit, SystemExit):
             raise
         except Exception as error:  # a bug: say so briefly, the traceback only with --debug
-            if _is_usage_error(error):
-                error.exit_code = EXIT_ERROR  # type: ignore[attr-defined]
-                raise
+            if is_usage_error(error):
+                fail(error, ctx, ctx.meta.get("prep.argv", []))
             if _debug(ctx) or "click" in error.__class__.__module__:
                 raise
             if error.__class__.__module__ == "sqlite3":  # e.g. corruption found mid-session
@@ -205,6 +210,17 @@ class _PrepGroup(TyperGroup):
             ctx.exit(EXIT_ERROR)
 
 
+def _discard_stdout() -> None:
+    """The reader of the pipe on standard output has gone (`prep list | head -1`): that is a
+    success, and what is still buffered for it goes nowhere, instead of failing at exit."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):  # no file descriptor (a test runner's stream): nothing to flush
+        pass
+
+
 def _debug(ctx) -> bool:  # type: ignore[no-untyped-def]
     obj = ctx.find_object(AppContext)
     return bool(obj and obj.debug)
@@ -216,7 +232,7 @@ app = typer.Typer(
     help="Interview prep for ML-systems and LLM-engineering roles: a YAML question bank, "
     "graded typed answers and spaced-repetition drills.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     context_settings={"help_option_names": ["-h", "--help"]},
     rich_markup_mode=None,
     pretty_exceptions_enable=False,
@@ -278,7 +294,17 @@ def main() -> None:
     # typer builds a pydantic TypeAdapter per option; without this, pydantic scans every
     # installed package's entry points for plugins on each start. prep uses no plugins.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    app(prog_name="prep")
+    if os.environ.get("_PREP_COMPLETE"):  # the shell asks for completions (see prep.cli.completion)
+        from prep.cli.completion import use_plain_help_text
+
+        use_plain_help_text()
+    try:
+        app(prog_name="prep")
+    finally:  # output still buffered when the reader of a pipe has gone: the exit status stands
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _discard_stdout()
 
 
 if __name__ == "__main__":  # pragma: no cover

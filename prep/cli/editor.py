@@ -9,8 +9,15 @@ from pathlib import Path
 
 from prep.errors import UsageError
 
-# Editors known to accept "+LINE" before the file name.
-_PLUS_LINE = {"vi", "vim", "nvim", "nano", "emacs", "emacsclient", "micro", "kak", "joe", "jed", "mg", "ne"}
+# How editors are told the line to open at: "+LINE FILE" (vi, nano, emacs and their kin),
+# "-g FILE:LINE" (VS Code and its forks), "FILE:LINE" (Sublime Text, Zed, Helix). Any other
+# editor gets the file alone.
+_PLUS_LINE = {
+    "vi", "vim", "nvim", "gvim", "mvim", "view", "nano", "pico", "emacs", "emacsclient", "micro", "kak",
+    "joe", "jed", "mg", "ne", "gedit",
+}  # fmt: skip
+_GOTO_FLAG = {"code", "code-insiders", "codium", "cursor"}
+_COLON_LINE = {"subl", "sublime_text", "zed", "hx", "helix"}
 
 
 def editor_command() -> list[str]:
@@ -20,12 +27,23 @@ def editor_command() -> list[str]:
     return shlex.split(editor)
 
 
+def editor_argv(path: Path, line: int | None = None) -> list[str]:
+    """$VISUAL/$EDITOR with its own arguments, then *path*, at *line* the way that editor takes it."""
+    argv = editor_command()
+    # "/usr/bin/vim.basic", "code.cmd": the editor's name is what comes before the first dot.
+    name = Path(argv[0]).name.lower().split(".")[0]
+    if line and name in _PLUS_LINE:
+        return [*argv, f"+{line}", str(path)]
+    if line and name in _GOTO_FLAG:
+        return [*argv, "-g", f"{path}:{line}"]
+    if line and name in _COLON_LINE:
+        return [*argv, f"{path}:{line}"]
+    return [*argv, str(path)]
+
+
 def open_editor(path: Path, line: int | None = None) -> None:
     """Run $VISUAL/$EDITOR on *path* and wait for it."""
-    argv = editor_command()
-    if line and Path(argv[0]).name in _PLUS_LINE:
-        argv.append(f"+{line}")
-    argv.append(str(path))
+    argv = editor_argv(path, line)
     try:
         status = subprocess.call(argv)
     except OSError as exc:

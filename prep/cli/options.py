@@ -9,6 +9,9 @@ from typing import Annotated
 import typer
 from typer.core import TyperGroup
 
+from prep.cli.completion import categories, question_ids
+from prep.cli.usage import SuggestingGroup
+
 
 def option(*names: str, help: str, **settings) -> typer.models.OptionInfo:  # type: ignore[no-untyped-def]
     """A typer option whose default is not shown in --help (the help text says it where it matters)."""
@@ -24,6 +27,7 @@ CategoryOption = Annotated[
         metavar="CATEGORY",
         help="Only this category (repeat for several).",
         show_default=False,
+        autocompletion=categories,
     ),
 ]
 TagOption = Annotated[
@@ -52,7 +56,14 @@ OutputOption = Annotated[
         "--output", "-o", metavar="FILE", help="File to write (default: standard output).", show_default=False
     ),
 ]
-QuestionArgument = Annotated[str, typer.Argument(metavar="ID", help="The question's id (see `prep list`).")]
+
+
+def question_argument(help: str, metavar: str = "ID") -> typer.models.ArgumentInfo:
+    """A question id argument; the shell completes it from the bank's ids."""
+    return typer.Argument(metavar=metavar, help=help, autocompletion=question_ids)
+
+
+QuestionArgument = Annotated[str, question_argument("The question's id (see `prep list`).")]
 
 
 def filters(
@@ -62,7 +73,7 @@ def filters(
     return {"categories": category or [], "tags": tag or [], "kinds": kind or []}
 
 
-class SubcommandGroup(TyperGroup):
+class SubcommandGroup(SuggestingGroup, TyperGroup):
     """Lists each subcommand with its whole first paragraph of help; click cuts the summary at
     45 characters."""
 

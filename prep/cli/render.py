@@ -26,12 +26,20 @@ if TYPE_CHECKING:
 KIND_STYLE = {"technical": "cyan", "behavioral": "magenta", "strategy": "yellow", "ask": "green"}
 
 
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        # rich would exit 1; a reader that has all it wanted (`prep list | head -1`) is a success,
+        # which prep.cli.app decides, as it does for every other write.
+        self.quiet = True
+        raise BrokenPipeError
+
+
 def console(stderr: bool = False, **options: Any) -> Console:
     # No markup: bank text and typed answers are printed as written, "[mask]" and "[/]" included.
     stream = sys.stderr if stderr else sys.stdout
     if not _is_terminal(stream):
         options["file"] = TrimmedLines(stream)
-    return Console(**{"stderr": stderr, "highlight": False, "soft_wrap": False, "markup": False, **options})
+    return _Console(**{"stderr": stderr, "highlight": False, "soft_wrap": False, "markup": False, **options})
 
 
 def _is_terminal(stream: Any) -> bool:
@@ -344,26 +352,7 @@ def stats_view(data: dict, width: int = 100) -> Group:  # type: ignore[type-arg]
             style="dim",
         ),
     ]
-    table = Table(
-        title="By category, weakest first", box=box.SIMPLE_HEAD, title_justify="left", show_edge=False
-    )
-    table.add_column("category", no_wrap=True, overflow="ellipsis", max_width=24)
-    for column in ("questions", "seen", "recall", "pass", "score", "lapses"):
-        table.add_column(column, justify="right", no_wrap=True, min_width=len(column))
-    for c in data["categories"]:
-        recall = c["retrievability"]
-        table.add_row(
-            c["title"],
-            str(c["questions"]),
-            str(c["reviewed"]),
-            Text(f"{recall:.0%}", style="red" if recall < 0.8 else "green")
-            if recall is not None
-            else Text("—", style="dim"),
-            f"{c['pass_rate']:.0%}" if c["pass_rate"] is not None else "—",
-            f"{c['average_score']:.0f}" if c["average_score"] is not None else "—",
-            str(c["lapses"]),
-        )
-    parts += [Text(""), table]
+    parts += [Text(""), _category_table(data["categories"], width)]
     forecast = data["forecast"]
     top = max([f["due"] for f in forecast] + [1])
     parts.append(Text("\nDue in the next 14 days", style="bold"))
@@ -387,6 +376,38 @@ def stats_view(data: dict, width: int = 100) -> Group:  # type: ignore[type-arg]
                 Text(f"  … and {len(changed) - 10} more (prep stats --json lists them all)", style="dim")
             )
     return Group(*parts)
+
+
+def _category_table(categories: list, width: int) -> Table:  # type: ignore[type-arg]
+    """Categories, weakest first: every figure whole, and the titles get the width that is left."""
+    headers = ("questions", "seen", "recall", "pass", "score", "lapses")
+    rows = []
+    for c in categories:
+        recall = c["retrievability"]
+        rows.append(
+            (
+                str(c["questions"]),
+                str(c["reviewed"]),
+                Text(f"{recall:.0%}", style="red" if recall < 0.8 else "green")
+                if recall is not None
+                else Text("—", style="dim"),
+                f"{c['pass_rate']:.0%}" if c["pass_rate"] is not None else "—",
+                f"{c['average_score']:.0f}" if c["average_score"] is not None else "—",
+                str(c["lapses"]),
+            )
+        )
+    figures = [max([len(h), *(len(str(row[i])) for row in rows)]) for i, h in enumerate(headers)]
+    # Each column is padded by a space either side, and columns are one space apart.
+    room = width - sum(w + 3 for w in figures) - 2
+    table = Table(
+        title="By category, weakest first", box=box.SIMPLE_HEAD, title_justify="left", show_edge=False
+    )
+    table.add_column("category", no_wrap=True, overflow="ellipsis", max_width=max(room, 4))
+    for header, figure in zip(headers, figures):
+        table.add_column(header, justify="right", no_wrap=True, min_width=figure)
+    for c, row in zip(categories, rows):
+        table.add_row(c["title"], *row)
+    return table
 
 
 def datetime_label(iso_day: str) -> str:

@@ -9,6 +9,7 @@ import typer
 
 from prep.bank.names import KINDS
 from prep.cli import plain
+from prep.cli.completion import categories, question_ids
 from prep.cli.context import AppContext
 from prep.cli.options import option
 from prep.cli.plain import report_change
@@ -24,6 +25,7 @@ CategoryName = Annotated[
         "-c",
         metavar="CATEGORY",
         help="Category id; a new one creates questions/<category>.yaml.",
+        autocompletion=categories,
     ),
 ]
 PromptText = Annotated[
@@ -31,8 +33,17 @@ PromptText = Annotated[
 ]
 KeyPoints = Annotated[
     list[str] | None,
-    option("--key-point", "-k", metavar="TEXT", help="A key point (repeatable). " + _CLAIM_HELP),
+    option("--key-point", "-K", metavar="TEXT", help="A key point (repeatable). " + _CLAIM_HELP),
 ]
+# -k means --kind in every other command; in add it meant --key-point, and still does, with a
+# note, for one release. Hidden, so that help shows only -K.
+OldKeyPoints = Annotated[
+    list[str] | None,
+    option("-k", metavar="TEXT", hidden=True, help="Deprecated: --key-point (-K). Will mean --kind."),
+]
+_OLD_K_NOTE = (
+    "prep: -k for --key-point is deprecated; use --key-point or -K (-k will mean --kind, as elsewhere)"
+)
 Pitfalls = Annotated[
     list[str] | None,
     option("--pitfall", metavar="TEXT", help="A known wrong claim (repeatable). " + _CLAIM_HELP),
@@ -46,7 +57,10 @@ TargetSeconds = Annotated[
     int, typer.Option("--target-seconds", metavar="SECONDS", min=1, help="Target spoken length.")
 ]
 FollowUps = Annotated[
-    list[str] | None, option("--follow-up", metavar="ID", help="Id of a deeper question (repeatable).")
+    list[str] | None,
+    option(
+        "--follow-up", metavar="ID", help="Id of a deeper question (repeatable).", autocompletion=question_ids
+    ),
 ]
 QuestionId = Annotated[
     str | None, option("--id", metavar="ID", help="Id to use instead of one made from the prompt.")
@@ -82,6 +96,7 @@ def add(
     question_id: QuestionId = None,
     title: CategoryTitle = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print what was written as JSON.")] = False,
+    old_key_point: OldKeyPoints = None,
 ) -> None:
     """Add a question: asks for each field, or takes them all as options for scripts.
 
@@ -90,9 +105,13 @@ def add(
     """
     from prep.bank import authoring
 
+    if old_key_point:
+        typer.echo(_OLD_K_NOTE, err=True)
+        key_point = [*(key_point or []), *old_key_point]
     app: AppContext = ctx.obj
     location = app.writable_bank_location()  # refused before any question is asked
     bank = app.bank()
+    _check_follow_ups(follow_up or [], list(bank.questions))  # before any question is asked
     interactive = plain.interactive() and not as_json
     draft = _Draft(category, prompt, key_point, pitfall or [], tag or [], kind, difficulty, target_seconds)
     _fill_in(draft, list(bank.categories), interactive=interactive)
@@ -136,6 +155,18 @@ def _fill_in(draft: _Draft, categories: list[str], *, interactive: bool) -> None
         draft.target_seconds = _ask_valid(
             "Target seconds", draft.target_seconds, lambda v: _int_in(v, 1, 24 * 3600)
         )
+
+
+def _check_follow_ups(follow_ups: list[str], ids: list[str]) -> None:
+    """A --follow-up must name a question already in the bank."""
+    from prep.cli.usage import did_you_mean
+
+    for follow_up in follow_ups:
+        if follow_up not in ids:
+            raise UsageError(
+                f"--follow-up {follow_up}: no such question id{did_you_mean(follow_up, ids)}",
+                hint="see `prep list`",
+            )
 
 
 def _refuse_likely_typo(category: str | None, categories: list[str]) -> None:

@@ -8,6 +8,7 @@ import typer
 
 from prep.cli import plain
 from prep.cli.context import AppContext
+from prep.cli.options import question_argument
 from prep.cli.plain import counted, emit_json, read_stdin_text, report_change
 from prep.errors import EXIT_INVALID_BANK, StateError, UsageError, display_path
 
@@ -49,7 +50,7 @@ def init(
 
 def answer(
     ctx: typer.Context,
-    question_id: Annotated[str, typer.Argument(metavar="ID", help="The question to answer.")],
+    question_id: Annotated[str, question_argument("The question to answer.")],
     text: Annotated[
         str | None,
         typer.Option(
@@ -125,7 +126,7 @@ def _answer_in_editor(question, current: str, open_editor) -> str:  # type: igno
 
 def edit(
     ctx: typer.Context,
-    question_id: Annotated[str, typer.Argument(metavar="ID", help="The question to edit.")],
+    question_id: Annotated[str, question_argument("The question to edit.")],
     edit_answer: Annotated[
         bool, typer.Option("--answer", help="Edit the question's answer instead.")
     ] = False,
@@ -133,12 +134,11 @@ def edit(
     """Open the question (or its answer) in $VISUAL/$EDITOR at its line, then re-validate.
 
     If the bank has problems after saving you choose: edit again (the default), revert to what
-    the file was, or keep it anyway.
+    the file was, or keep it anyway (exit 2). Ctrl-C or end of input there reverts (exit 130).
     """
     from prep.bank.load import check_bank
     from prep.cli.editor import open_editor
     from prep.errors import PrepError
-    from prep.files import atomic_write
 
     app: AppContext = ctx.obj
     location = app.writable_bank_location()
@@ -180,17 +180,31 @@ def edit(
             return
         for problem in fresh:
             typer.echo(str(problem), err=True)
-        try:
-            choice = typer.prompt("[e]dit again, [r]evert, [k]eep anyway", default="e").strip().lower()[:1]
-        except typer.Abort:  # no one to answer (end of input): the safe choice
-            choice = "r"
-        if choice == "r":
-            atomic_write(origin.file, original.decode("utf-8"))
-            typer.echo("reverted")
+        if not _edit_again(origin.file, original, edited):
             return
-        if choice == "k":
-            typer.echo("kept with problems; `prep validate` lists them")
-            raise typer.Exit(EXIT_INVALID_BANK)
+
+
+def _edit_again(path: Path, original: bytes, edited: str) -> bool:
+    """After an edit that left problems: edit again (True), revert, or keep it (exit 2).
+
+    Ctrl-C or end of input at the question reverts, and exits 130: the edit was abandoned."""
+    from prep.errors import EXIT_INTERRUPTED
+    from prep.files import atomic_write
+
+    try:
+        choice = typer.prompt("[e]dit again, [r]evert, [k]eep anyway", default="e").strip().lower()[:1]
+    except typer.Abort:
+        atomic_write(path, original.decode("utf-8"))
+        typer.echo(f"prep: edit discarded: {edited} reverted to what it was before", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    if choice == "r":
+        atomic_write(path, original.decode("utf-8"))
+        typer.echo("reverted")
+        return False
+    if choice == "k":
+        typer.echo("kept with problems; `prep validate` lists them")
+        raise typer.Exit(EXIT_INVALID_BANK)
+    return True
 
 
 def _find_by_id(location, question_id: str, in_answers: bool):  # type: ignore[no-untyped-def]
@@ -217,7 +231,7 @@ def _find_by_id(location, question_id: str, in_answers: bool):  # type: ignore[n
 
 def mv(
     ctx: typer.Context,
-    old: Annotated[str, typer.Argument(metavar="OLD", help="The current id.")],
+    old: Annotated[str, question_argument("The current id.", metavar="OLD")],
     new: Annotated[str, typer.Argument(metavar="NEW", help="The new id.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print what was changed as JSON.")] = False,
 ) -> None:
@@ -245,7 +259,7 @@ def mv(
 
 def rm(
     ctx: typer.Context,
-    question_id: Annotated[str, typer.Argument(metavar="ID", help="The question to remove.")],
+    question_id: Annotated[str, question_argument("The question to remove.")],
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print what was changed as JSON.")] = False,
 ) -> None:
@@ -258,7 +272,9 @@ def rm(
         if not plain.interactive():
             raise UsageError("refusing to remove without confirmation; pass --yes")
         # The question goes to stderr, so that stdout holds only the result (JSON with --json).
-        if not typer.confirm(f"Remove {question_id}: {question.prompt!r}?", default=False, err=True):
+        typer.echo(f"{question_id}: {' '.join(question.prompt.split())}", err=True)
+        what = f"{question_id} and its answer" if question_id in bank.answers else question_id
+        if not typer.confirm(f"Remove {what}?", default=False, err=True):
             if as_json:
                 emit_json({"id": question_id, "files": [], "created": [], "removed": False})
             else:

@@ -5,6 +5,7 @@ from typing import Annotated
 
 import typer
 
+from prep.cli.completion import categories
 from prep.cli.context import AppContext
 from prep.cli.options import CategoryOption, KindOption, OutputOption, TagOption, command_group, filters
 from prep.cli.plain import counted, emit_json
@@ -135,7 +136,11 @@ def import_file(
     category: Annotated[
         str,
         typer.Option(
-            "--category", "-c", metavar="CATEGORY", help="Category to add the questions to (created if new)."
+            "--category",
+            "-c",
+            metavar="CATEGORY",
+            help="Category to add the questions to (created if new).",
+            autocompletion=categories,
         ),
     ],
     title: Annotated[

@@ -6,6 +6,7 @@ from typing import Annotated
 
 import typer
 
+from prep.cli.completion import question_ids
 from prep.cli.context import AppContext
 from prep.cli.options import option
 from prep.cli.plain import emit_json, read_stdin_text
@@ -13,7 +14,12 @@ from prep.errors import UsageError
 
 QuestionToGrade = Annotated[
     str | None,
-    typer.Argument(metavar="ID", help="The question to grade against (not with --file).", show_default=False),
+    typer.Argument(
+        metavar="ID",
+        help="The question to grade against (not with --file).",
+        show_default=False,
+        autocompletion=question_ids,
+    ),
 ]
 AttemptText = Annotated[
     str | None,

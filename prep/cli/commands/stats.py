@@ -5,7 +5,7 @@ from typing import Annotated
 import typer
 
 from prep.cli.context import AppContext
-from prep.cli.options import CategoryOption
+from prep.cli.options import CategoryOption, question_argument
 from prep.cli.plain import counted, emit_json
 
 
@@ -30,12 +30,13 @@ def stats(
         return
     from prep.cli.render import console, stats_view
 
-    console().print(stats_view(data))
+    out = console()
+    out.print(stats_view(data, width=out.width))
 
 
 def history(
     ctx: typer.Context,
-    question_id: Annotated[str, typer.Argument(metavar="ID", help="The question whose reviews to list.")],
+    question_id: Annotated[str, question_argument("The question whose reviews to list.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The review log of one question: date, rating, score, time and the answer you typed.

@@ -1,0 +1,67 @@
+"""What `prep rm` asks, and how each editor is told the line to open at."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from prep.bank.load import load_bank
+from prep.paths import BankLocation
+
+
+def test_rm_asks_plainly_showing_the_prompt_on_its_own_line(run, bank_dir, monkeypatch):
+    monkeypatch.setattr("prep.cli.plain.interactive", lambda: True)
+    result = run("rm", "zero-stages", input="n\n")
+    assert result.exit_code == 0 and "nothing removed" in result.stdout
+    assert result.stderr == "zero-stages: What do the three ZeRO stages shard?\nRemove zero-stages? [y/N]:"
+    answered = run("rm", "dp-vs-mp", input="y\n")
+    assert answered.exit_code == 0, answered.output
+    assert answered.stderr.endswith("\nRemove dp-vs-mp and its answer? [y/N]:")
+    assert "dp-vs-mp" not in load_bank(BankLocation(bank_dir, "option")).questions
+
+
+def _fake_editor(folder, name: str, record) -> None:
+    """An executable named like the real editor, which writes down the arguments it was given."""
+    script = folder / name
+    script.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > "{record}"\n')
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+
+
+@pytest.mark.parametrize(
+    ("editor", "expected"),
+    [
+        ("code --wait", ["--wait", "-g", "{file}:{line}"]),
+        ("codium --wait", ["--wait", "-g", "{file}:{line}"]),
+        ("subl -w", ["-w", "{file}:{line}"]),
+        ("nano", ["+{line}", "{file}"]),
+        ("vim", ["+{line}", "{file}"]),
+        ("vim.basic", ["+{line}", "{file}"]),
+        ("emacs -nw", ["-nw", "+{line}", "{file}"]),
+        ("mousepad", ["{file}"]),  # not known to take a line: just the file
+    ],
+)
+def test_each_editor_is_told_the_line_the_way_it_expects(run, bank_dir, tmp_path, editor, expected):
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    record = tmp_path / "argv.txt"
+    _fake_editor(folder, editor.split()[0], record)
+    origin = load_bank(BankLocation(bank_dir, "option")).question_origin["zero-stages"]
+    env = {"PATH": f"{folder}{os.pathsep}{os.environ['PATH']}", "EDITOR": editor}
+    result = run("edit", "zero-stages", env=env)
+    assert result.exit_code == 0, result.output
+    assert origin.line > 1
+    wanted = [part.format(file=origin.file, line=origin.line) for part in expected]
+    assert record.read_text().splitlines() == wanted
+
+
+def test_visual_wins_over_editor_and_a_full_path_is_recognised(run, bank_dir, tmp_path):
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    record = tmp_path / "argv.txt"
+    _fake_editor(folder, "code", record)
+    origin = load_bank(BankLocation(bank_dir, "option")).question_origin["dp-vs-mp"]
+    result = run("edit", "dp-vs-mp", env={"VISUAL": f"{folder / 'code'} --wait", "EDITOR": "nano"})
+    assert result.exit_code == 0, result.output
+    assert record.read_text().splitlines() == ["--wait", "-g", f"{origin.file}:{origin.line}"]
