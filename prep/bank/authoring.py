@@ -18,6 +18,7 @@ import yaml
 from prep.bank.load import check_bank
 from prep.bank.loaded import Bank
 from prep.bank.names import ID_PATTERN, KINDS
+from prep.bank.naming import check_category_name, make_id, prompt_key
 from prep.bank.yamlsource import oversized
 from prep.bank.yamlsplice import (
     Edit,
@@ -39,15 +40,6 @@ from prep.errors import BankInvalid, NotFound, UsageError, WriteFailed, display_
 from prep.files import write_files
 from prep.paths import BankLocation
 
-# Names Windows refuses for files, whatever the extension; refused everywhere for portability.
-RESERVED_NAMES = frozenset("con prn aux nul".split()) | {
-    f"{port}{i}" for port in ("com", "lpt") for i in range(1, 10)
-}
-_ID_STOPWORDS = frozenset(
-    "a an the of to in on for and or is are do does you your how what why which when would can with between "
-    "it be".split()
-)
-
 
 @dataclass
 class Change:
@@ -65,46 +57,6 @@ class Change:
             "created": [display_path(p) for p in self.created],
             **self.detail,
         }
-
-
-def check_category_name(name: str) -> str:
-    """A category becomes a file name: allow only safe kebab-case ids."""
-    if not re.fullmatch(ID_PATTERN, name or "") or len(name) > 64:
-        raise UsageError(
-            f"category {name!r} is not a safe name: use lowercase letters, digits and single hyphens "
-            "(no slashes, dots or spaces)"
-        )
-    if name in RESERVED_NAMES:
-        raise UsageError(f"category {name!r} is a reserved file name on some systems; choose another")
-    return name
-
-
-def make_id(
-    prompt: str, taken: set[str], wanted: str | None = None, retired: frozenset[str] = frozenset()
-) -> str:
-    """A unique kebab-case id: the given one, or a few meaningful words of the prompt. *retired*
-    ids (a removed question's, still in the review history) are not reused: the new question
-    would inherit that history."""
-    if wanted is not None:
-        if not re.fullmatch(ID_PATTERN, wanted):
-            raise UsageError(f"id {wanted!r} is not kebab-case (lowercase letters, digits, single hyphens)")
-        if wanted in taken:
-            raise UsageError(f"id {wanted!r} is already used")
-        if wanted in retired:
-            raise UsageError(
-                f"the review history already has entries for {wanted!r} (a removed question); "
-                "choose another id",
-                hint="`prep state prune` deletes the history of removed questions",
-            )
-        return wanted
-    taken = taken | retired
-    words = re.findall(r"[a-z0-9]+", re.sub(r"['’]s?\b", "", prompt.lower()))  # "what's" is "what"
-    meaningful = [w for w in words if w not in _ID_STOPWORDS] or words or ["question"]
-    base = "-".join(meaningful[:6])[:60].strip("-")
-    candidate, n = base, 2
-    while candidate in taken:
-        candidate, n = f"{base}-{n}", n + 1
-    return candidate
 
 
 def _validate(location: BankLocation, overrides: dict[Path, str | None]) -> Bank:
@@ -213,11 +165,6 @@ def add_question(
     return Change(
         qid, [path], created, {"category": category, "similar_to": most_similar_prompt(bank, prompt)}
     )
-
-
-def prompt_key(prompt: str) -> str:
-    """A prompt's words, casefolded: two prompts with the same key ask the same thing."""
-    return " ".join(re.findall(r"\w+", prompt.casefold()))
 
 
 def most_similar_prompt(bank: Bank, prompt: str) -> dict[str, Any] | None:

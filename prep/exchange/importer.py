@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from prep.bank.authoring import check_category_name, make_id, prompt_key, refuse_oversized
+from prep.bank.authoring import refuse_oversized
 from prep.bank.load import check_bank
 from prep.bank.loaded import Bank
+from prep.bank.naming import check_category_name, make_id, prompt_key
 from prep.bank.yamlsplice import EditError, append_items, dump
 from prep.errors import (
     BankInvalid,

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from prep.bank.authoring import prompt_key
 from prep.bank.loaded import Bank
+from prep.bank.naming import prompt_key
 from prep.bank.yamlsplice import EditError, apply, items_by, set_entries
 from prep.errors import Problem, UsageError, display_path
 from prep.exchange.ankinote import NoteError, note_values, text_of
