@@ -19,6 +19,8 @@ DEFAULTS = {
     "relearning_steps": ["10m"],
     "fuzz": True,
 }
+# Settings prep asks about once and then keeps (absent: not asked yet).
+ASKED = ("teach_writes_bank",)  # `t` in a drill adds the user's words to the bank
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,7 @@ class SchedulerConfig:
 class DrillConfig:
     new_per_day: int = 10
     scheduler: SchedulerConfig = field(default_factory=SchedulerConfig)
+    teach_writes_bank: bool | None = None  # None: ask the first time
 
 
 MAX_STEP = timedelta(days=365)  # a (re)learning step longer than a year is a typo
@@ -96,28 +99,7 @@ def load(path: Path, *, overrides: dict | None = None, explicit: bool = False) -
             data = tomllib.loads(text)
         except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as exc:
             raise UsageError(f"{where}cannot read config: {exc}") from None
-        stray = sorted(k for k, v in data.items() if k != "drill" and not isinstance(v, dict))
-        if stray:
-            raise UsageError(
-                f"{where}setting{'s' if len(stray) != 1 else ''} {', '.join(stray)} outside a section: "
-                "settings go under [drill]"
-            )
-        other = set(data) - {"drill"}
-        if other:
-            raise UsageError(
-                f"{where}unknown section{'s' if len(other) != 1 else ''} "
-                f"{', '.join(f'[{s}]' for s in sorted(other))} (known: [drill])"
-            )
-        section = data.get("drill", {})
-        if not isinstance(section, dict):
-            raise UsageError(f"{where}[drill] must be a table")
-        unknown = set(section) - set(DEFAULTS)
-        if unknown:
-            raise UsageError(
-                f"{where}unknown setting{'s' if len(unknown) != 1 else ''} in [drill]: "
-                f"{', '.join(sorted(unknown))} (known: {', '.join(DEFAULTS)})"
-            )
-        values.update(section)
+        values.update(_drill_section(data, where))
     overridden = {k: v for k, v in (overrides or {}).items() if v is not None}
     values.update(overridden)
 
@@ -137,10 +119,12 @@ def load(path: Path, *, overrides: dict | None = None, explicit: bool = False) -
         raise UsageError(
             f"{at('new_per_day')}new_per_day must be a whole number >= 0, not {_toml(new_per_day)}"
         )
-    if not isinstance(values["fuzz"], bool):
-        raise UsageError(f"{at('fuzz')}fuzz must be true or false, not {_toml(values['fuzz'])}")
+    for flag in ("fuzz", "teach_writes_bank"):
+        if flag in values and not isinstance(values[flag], bool):
+            raise UsageError(f"{at(flag)}{flag} must be true or false, not {_toml(values[flag])}")
     return DrillConfig(
         new_per_day=new_per_day,
+        teach_writes_bank=values.get("teach_writes_bank"),
         scheduler=SchedulerConfig(
             desired_retention=float(retention),
             learning_steps=_steps(values, "learning_steps", at("learning_steps")),
@@ -148,6 +132,32 @@ def load(path: Path, *, overrides: dict | None = None, explicit: bool = False) -
             fuzz=values["fuzz"],
         ),
     )
+
+
+def _drill_section(data: dict, where: str) -> dict:
+    """The [drill] table of a parsed config file; anything else in the file is an error."""
+    stray = sorted(k for k, v in data.items() if k != "drill" and not isinstance(v, dict))
+    if stray:
+        raise UsageError(
+            f"{where}setting{'s' if len(stray) != 1 else ''} {', '.join(stray)} outside a section: "
+            "settings go under [drill]"
+        )
+    other = set(data) - {"drill"}
+    if other:
+        raise UsageError(
+            f"{where}unknown section{'s' if len(other) != 1 else ''} "
+            f"{', '.join(f'[{s}]' for s in sorted(other))} (known: [drill])"
+        )
+    section = data.get("drill", {})
+    if not isinstance(section, dict):
+        raise UsageError(f"{where}[drill] must be a table")
+    unknown = set(section) - set(DEFAULTS) - set(ASKED)
+    if unknown:
+        raise UsageError(
+            f"{where}unknown setting{'s' if len(unknown) != 1 else ''} in [drill]: "
+            f"{', '.join(sorted(unknown))} (known: {', '.join([*DEFAULTS, *ASKED])})"
+        )
+    return section
 
 
 def _steps(values: dict, name: str, where: str) -> tuple[timedelta, ...]:
@@ -158,3 +168,26 @@ def _steps(values: dict, name: str, where: str) -> tuple[timedelta, ...]:
         return tuple(parse_duration(s) for s in steps)
     except UsageError as error:
         raise UsageError(f"{where}{name}: {error.message}") from None
+
+
+def remember(path: Path, key: str, value: bool | int | float | str) -> None:
+    """Set one [drill] setting in the config file, every other line as it was (the file and the
+    section are created when missing). For the answers prep asks for once and keeps."""
+    from prep.files import atomic_write
+
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    lines = text.splitlines(keepends=True)
+    setting = f"{key} = {_toml(value)}\n"
+    line = _line_of(text, key)
+    if line:
+        lines[line - 1] = setting
+    else:
+        header = next((i for i, ln in enumerate(lines) if re.match(r"\s*\[\s*\"?drill\"?\s*\]", ln)), None)
+        if header is None:
+            if lines and not lines[-1].endswith("\n"):
+                lines[-1] += "\n"
+            lines += (["\n"] if lines else []) + ["[drill]\n"]
+            header = len(lines) - 1
+        lines.insert(header + 1, setting)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, "".join(lines))

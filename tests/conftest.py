@@ -145,3 +145,18 @@ def installed_prep() -> str:
     if not found:
         pytest.fail("the prep console script is not installed: run the README's install command")
     return found
+
+
+def spawn_prep(bank_dir: Path, state_file: Path, *args: str, env: dict, **options):  # type: ignore[no-untyped-def]
+    """The installed `prep` in a real pseudo-terminal, as a user starts it, on the test bank."""
+    import pexpect
+
+    return pexpect.spawn(
+        installed_prep(),
+        ["--bank", str(bank_dir), "--state", str(state_file), *args],
+        env=env,
+        encoding="utf-8",
+        timeout=20,
+        dimensions=(50, 110),
+        **options,
+    )

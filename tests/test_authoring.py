@@ -157,16 +157,23 @@ def test_add_duplicate_id_is_refused(run, odd_bank):
 
 def test_add_interactive_prompts(run, odd_bank, monkeypatch):
     monkeypatch.setattr("prep.cli.plain.interactive", lambda: True)
-    # "par" is a prefix of parallelism: confirmed with Enter. Out-of-range and non-numeric values
-    # are asked again, not accepted and then refused at the end with everything typed lost.
+    # "par" is a prefix of parallelism: confirmed with Enter. After each key point, other ways to
+    # say it. Out-of-range and non-numeric values are asked again, not accepted and then refused
+    # at the end with everything typed lost.
     script = (
-        "par\n\nWhy does pipeline parallelism have bubbles?\nstages wait for micro-batches | idle stages\n\n"
+        "par\n\nWhy does pipeline parallelism have bubbles?\nstages wait for micro-batches | idle stages\n"
+        "early stages sit waiting for the first micro-batch\n\nfill and drain time\n\n\n"
         "bubbles disappear with one micro-batch\n\npipeline, pp\nbogus\ntechnical\n5\nabc\n3\n0\n90\n"
     )
     result = run("add", input=script, bank=odd_bank)
     assert result.exit_code == 0, result.output
     question = _load(odd_bank).questions["pipeline-parallelism-have-bubbles"]
-    assert question.key_points[0].aliases == ("idle stages",)
+    assert question.key_points[0].aliases == (
+        "idle stages",
+        "early stages sit waiting for the first micro-batch",
+    )
+    assert [p.text for p in question.key_points] == ["stages wait for micro-batches", "fill and drain time"]
+    assert "Other ways to say it" in result.output
     assert question.pitfalls[0].text == "bubbles disappear with one micro-batch"
     assert (question.tags, question.difficulty, question.target_seconds) == (("pipeline", "pp"), 3, 90)
     assert "Did you mean parallelism?" in result.output
@@ -174,7 +181,7 @@ def test_add_interactive_prompts(run, odd_bank, monkeypatch):
 
 def test_add_interactive_new_category_with_a_prefix_of_an_existing_one(run, odd_bank, monkeypatch):
     monkeypatch.setattr("prep.cli.plain.interactive", lambda: True)
-    script = "par\nn\nWhat is a parameter server?\nworkers push gradients to servers\n\n\n\n\n\n\n"
+    script = "par\nn\nWhat is a parameter server?\nworkers push gradients to servers\n\n\n\n\n\n\n\n"
     result = run("add", input=script, bank=odd_bank)
     assert result.exit_code == 0, result.output
     assert (odd_bank / "questions" / "par.yaml").exists()

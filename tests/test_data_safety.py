@@ -132,7 +132,7 @@ def test_history_from_before_banks_were_recorded_is_kept_and_seen_by_every_bank(
         assert store.review_count() == 2  # no row was lost
         assert {r[0] for r in store.db.execute("SELECT DISTINCT bank FROM reviews")} == {""}
     pruned = json.loads(run("state", "prune", "--yes", "--unassigned", "--json").output)
-    assert pruned == {"questions": 1, "reviews": 1, "cards": 0, "practice": 0}
+    assert pruned == {"questions": 1, "reviews": 1, "cards": 0, "practice": 0, "teachings": 0}
 
 
 def test_new_reviews_record_their_bank_and_export_import_moves_them_to_this_bank(

@@ -20,7 +20,7 @@ from prep.review.scheduler import Scheduler
 from prep.review.session import Session
 from prep.state.store import Store
 
-from .conftest import installed_prep, write
+from .conftest import spawn_prep, write
 from .test_drill import GOOD, NOW, reviews
 from .test_drill_loop import ScriptedUI
 
@@ -88,14 +88,7 @@ def test_q_alone_at_a_scripted_answer_prompt_quits_and_keeps_nothing(run, state_
 def test_q_quits_a_flip_drill_with_one_key(bank_dir, state_file, isolated_home):
     env = {**os.environ, "PREP_HOME": str(isolated_home), "PREP_NOW": NOW["PREP_NOW"], "NO_COLOR": "1",
            "TERM": "xterm"}  # fmt: skip
-    child = pexpect.spawn(
-        installed_prep(),
-        ["--bank", str(bank_dir), "--state", str(state_file), "drill", "-c", "parallelism", "--mode", "flip"],
-        env=env,
-        encoding="utf-8",
-        timeout=20,
-        dimensions=(50, 110),
-    )
+    child = spawn_prep(bank_dir, state_file, "drill", "-c", "parallelism", "--mode", "flip", env=env)
     try:
         child.expect("press Enter to reveal")
         child.send("q")  # no Enter

@@ -26,8 +26,13 @@ class ScriptedUI:
     """Answers from a script; records what the loop showed. Each script entry is consumed by the
     call it is meant for, so a loop that asks something unexpected fails loudly."""
 
-    def __init__(self, answers, choices, follow_ups=(), interrupt_at_choice: int | None = None):
+    def __init__(
+        self, answers, choices, follow_ups=(), interrupt_at_choice: int | None = None, ticks=(), confirms=()
+    ):
         self.answers = list(answers)
+        self.ticks = list(ticks)  # the sets of key points `t` ends with (None: cancelled)
+        self.confirms = list(confirms)
+        self.ticks_shown: list[set[int]] = []  # the grader's ticks (or the user's, a second time)
         self.choices = list(choices)
         self.follow_ups = list(follow_ups)
         self.interrupt_at_choice = interrupt_at_choice
@@ -63,6 +68,14 @@ class ScriptedUI:
 
     def edit(self, question):
         self.notes.append(f"edit {question.id}")
+
+    def tick(self, question, ticked):
+        self.ticks_shown.append(set(ticked))
+        return self.ticks.pop(0)
+
+    def confirm(self, question):
+        self.notes.append(f"asked: {question}")
+        return self.confirms.pop(0)
 
 
 @pytest.fixture

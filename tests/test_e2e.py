@@ -12,7 +12,7 @@ import time
 import pexpect
 import pytest
 
-from .conftest import installed_prep
+from .conftest import installed_prep, spawn_prep
 
 GOOD = (
     "In data parallelism each GPU holds a full copy of the model and processes a different part of "
@@ -44,14 +44,7 @@ def _reviews(state):
 
 def _spawn_drill(bank_dir, state_file, env):
     """`prep drill` in a real pseudo-terminal, as a user starts it."""
-    return pexpect.spawn(
-        installed_prep(),
-        ["--bank", str(bank_dir), "--state", str(state_file), "drill", "--category", "parallelism"],
-        env=env,
-        encoding="utf-8",
-        timeout=20,
-        dimensions=(50, 110),
-    )
+    return spawn_prep(bank_dir, state_file, "drill", "--category", "parallelism", env=env)
 
 
 def test_full_session_in_a_terminal_with_undo_and_quit(bank_dir, state_file, env):

@@ -95,7 +95,7 @@ def test_export_import_round_trip_is_identical(run, state_file, tmp_path, bank_d
         env=NOW,
     )
     first = run("state", "export").output
-    assert first.splitlines()[0] == '{"type": "prep-state", "version": 2}'  # 2: records name their bank
+    assert first.splitlines()[0] == '{"type": "prep-state", "version": 3}'  # 3: teachings, ticked points
     assert sum('"type": "review"' in line for line in first.splitlines()) == 3
     dump = tmp_path / "history.jsonl"
     dump.write_text(first)
@@ -115,6 +115,8 @@ def test_export_import_round_trip_is_identical(run, state_file, tmp_path, bank_d
         "cards_kept": 0,
         "practice_added": 0,
         "practice_present": 0,
+        "teachings_added": 0,
+        "teachings_present": 0,
     }
     second = runner.invoke(app, base + ["state", "export"]).output
     assert second == first
@@ -221,7 +223,13 @@ def test_prune_removes_history_of_removed_questions(run, state_file, bank_dir):
         store.record(None, CardState("gone-question", T0), reviewed_at=T0, rating=3)
     assert run("state", "prune").exit_code == 1  # needs --yes when not interactive
     result = run("state", "prune", "--yes", "--json")
-    assert json.loads(result.output) == {"questions": 1, "reviews": 1, "cards": 1, "practice": 0}
+    assert json.loads(result.output) == {
+        "questions": 1,
+        "reviews": 1,
+        "cards": 1,
+        "practice": 0,
+        "teachings": 0,
+    }
     with Store(state_file) as store:
         assert store.review_count() == 1
 
@@ -234,7 +242,7 @@ def _one_json_document(result):
 def test_every_state_command_prints_exactly_one_json_document(
     run, state_file, tmp_path, monkeypatch, bank_dir
 ):
-    nothing = {"questions": 0, "reviews": 0, "cards": 0, "practice": 0}
+    nothing = {"questions": 0, "reviews": 0, "cards": 0, "practice": 0, "teachings": 0}
     assert _one_json_document(run("state", "check", "--json"))["status"] == "missing"
     for args in (["state", "prune", "--json"], ["state", "prune", "-y", "--json"]):  # nothing to prune
         result = run(*args)
@@ -255,6 +263,7 @@ def test_every_state_command_prints_exactly_one_json_document(
         "reviews": 1,
         "cards": 1,
         "practice": 0,
+        "teachings": 0,
     }
     state_file.write_bytes(DAMAGED)
     damaged = run("state", "check", "--json")

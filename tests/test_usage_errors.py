@@ -13,7 +13,7 @@ CASES = [
     (["list", "--bogus"], "prep: list: no such option: --bogus", "prep list --help"),
     (["--bogus"], "prep: no such option: --bogus", "prep --help"),
     (["lis"], "prep: no such command 'lis'; did you mean 'list'?", "prep --help"),
-    (["serch", "x"], "prep: no such command 'serch'; did you mean 'search'?", "prep --help"),
+    (["serch", "x"], "prep: no such command 'serch'; did you mean 'search' or 'teach'?", "prep --help"),
     (
         ["list", "--categry", "x"],
         "prep: list: no such option: --categry; did you mean --category?",

@@ -59,7 +59,7 @@ class Change:
         }
 
 
-def _validate(location: BankLocation, overrides: dict[Path, str | None]) -> Bank:
+def validate_texts(location: BankLocation, overrides: dict[Path, str | None]) -> Bank:
     refuse_oversized(overrides)
     bank, problems = check_bank(location, overrides)
     if problems:
@@ -77,11 +77,7 @@ def refuse_oversized(texts: dict[Path, str | None]) -> None:
         )
 
 
-def _write_all(texts: dict[Path, str | None]) -> None:
-    write_files(texts)  # all or nothing: a file that cannot be written undoes the others
-
-
-def _read(path: Path) -> str:
+def read_source(path: Path) -> str:
     return path.read_text(encoding="utf-8-sig") if path.exists() else ""
 
 
@@ -150,7 +146,7 @@ def add_question(
             )
         path = existing.file
         try:
-            text = append_to_sequence(_read(path), "questions", item)
+            text = append_to_sequence(read_source(path), "questions", item)
         except EditError as exc:
             raise UsageError(f"{display_path(path)}: {exc.message}") from None
     else:
@@ -160,8 +156,8 @@ def add_question(
         header = dump({"category": category, "title": title or category.replace("-", " ").capitalize()})
         text = header + "questions:\n" + _indent_items(dump([item]))
         created.append(path)
-    _validate(location, {path: text})
-    _write_all({path: text})
+    validate_texts(location, {path: text})
+    write_files({path: text})
     return Change(
         qid, [path], created, {"category": category, "similar_to": most_similar_prompt(bank, prompt)}
     )
@@ -198,12 +194,14 @@ def set_answer(
     if origin is None:
         path = location.answers / f"{bank.category_of[question_id]}.yaml"
         new = append_to_sequence(
-            _read(path), "answers", {"question": question_id, "source": source, "answer": text.strip() + "\n"}
+            read_source(path),
+            "answers",
+            {"question": question_id, "source": source, "answer": text.strip() + "\n"},
         )
         created = [] if path.exists() else [path]
     else:
         path = origin.file
-        old = _read(path)
+        old = read_source(path)
         node = _answer_node(old, question_id)
         answer_value = mapping_value(node, "answer")
         source_value = mapping_value(node, "source")
@@ -235,8 +233,8 @@ def set_answer(
         new = apply(old, edits)
         created = []
     location.answers.mkdir(parents=True, exist_ok=True)
-    _validate(location, {path: new})
-    _write_all({path: new})
+    validate_texts(location, {path: new})
+    write_files({path: new})
     return Change(question_id, [path], created, {"source": source, "changed": True})
 
 
@@ -263,7 +261,7 @@ def rename_question(location: BankLocation, bank: Bank, old: str, new: str) -> C
     texts: dict[Path, str | None] = {}
     files = [c.file for c in bank.categories.values()] + sorted({o.file for o in bank.answer_origin.values()})
     for path in files:
-        text = texts.get(path, _read(path))
+        text = texts.get(path, read_source(path))
         edits = [Edit(n.start_mark.index, n.end_mark.index, scalar(new)) for n in _id_nodes(text, old)]
         if path == definition:  # the old id is kept in the question: its identity outside the bank
             try:
@@ -272,8 +270,8 @@ def rename_question(location: BankLocation, bank: Bank, old: str, new: str) -> C
                 raise UsageError(f"{display_path(path)}: {exc.message}") from None
         if edits:
             texts[path] = apply(text, edits)
-    _validate(location, texts)
-    _write_all(texts)  # type: ignore[arg-type]
+    validate_texts(location, texts)
+    write_files(texts)  # type: ignore[arg-type]
     return Change(new, list(texts), [], {"old_id": old})
 
 
@@ -314,12 +312,12 @@ def remove_question(location: BankLocation, bank: Bank, question_id: str) -> Cha
     definition = bank.question_origin[question_id].file
     files = [c.file for c in bank.categories.values()] + sorted({o.file for o in bank.answer_origin.values()})
     for path in dict.fromkeys(files):
-        text = _read(path)
+        text = read_source(path)
         new = _remove_from(text, question_id, is_definition=path == definition)
         if new != text:
             texts[path] = new
-    _validate(location, texts)
-    _write_all(texts)  # type: ignore[arg-type]
+    validate_texts(location, texts)
+    write_files(texts)  # type: ignore[arg-type]
     return Change(question_id, list(texts), [], {"prompt": question.prompt, "removed": True})
 
 

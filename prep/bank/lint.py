@@ -113,6 +113,7 @@ def validate(location: BankLocation) -> Report:
                 f"({display_path(other.file)}:{other.line})",
             )
         )
+    warnings += single_phrasing_warnings(bank)
     for folder in (location.questions, location.answers):
         # A folder named like a YAML file is already an error of its own ("is a directory").
         for nested in (
@@ -134,3 +135,28 @@ def validate(location: BankLocation) -> Report:
                 )
             )
     return Report(bank, sorted(problems), warnings)
+
+
+def single_phrasing_warnings(bank: Bank) -> list[Problem]:
+    """One line per question with key points that have only their text: the grader can recognise
+    such a point in one wording alone, and misses most correct answers that word it otherwise."""
+    found = []
+    for qid, question in bank.questions.items():
+        alone = [n for n, point in enumerate(question.key_points, 1) if len(point.phrasings) == 1]
+        if not alone:
+            continue
+        origin = bank.question_origin[qid]
+        which = f"key point {alone[0]} is" if len(alone) == 1 else f"key points {_numbers(alone)} are"
+        found.append(
+            Problem(
+                display_path(origin.file),
+                origin.line,
+                1,
+                f"{qid}: {which} graded on one phrasing; add aliases or teach it from a drill (`t`)",
+            )
+        )
+    return found
+
+
+def _numbers(numbers: list[int]) -> str:
+    return ", ".join(str(n) for n in numbers[:-1]) + f" and {numbers[-1]}"

@@ -23,10 +23,12 @@ class _Strict(BaseModel):
 
 
 class Claim(_Strict):
-    """A short claim plus other ways of saying it; a plain string is accepted as the text."""
+    """A short claim plus other ways of saying it; a plain string is accepted as the text.
+    *taught* phrasings are the user's own words, added from a drill or `prep teach`."""
 
     text: Text
     aliases: tuple[Text, ...] = ()
+    taught: tuple[Text, ...] = ()
 
     @model_validator(mode="before")
     @classmethod
@@ -35,7 +37,7 @@ class Claim(_Strict):
 
     @property
     def phrasings(self) -> tuple[str, ...]:
-        return (self.text, *self.aliases)
+        return (self.text, *self.aliases, *self.taught)
 
 
 class Question(_Strict):

@@ -288,6 +288,17 @@ def set_entries(text: str, mapping: yaml.MappingNode, values: dict[str, Any]) ->
     return edits
 
 
+def add_block_list(text: str, mapping: yaml.MappingNode, key: str, items: list[str]) -> Edit:
+    """A new ``key:`` entry after the last entry of a block mapping, holding a block list: one item
+    a line, so that each later item is a one-line change."""
+    column = mapping.value[0][0].start_mark.column
+    pad = " " * column
+    lines = f"{pad}{key}:\n" + "".join(f"{pad}  - {scalar(item)}\n" for item in items)
+    last_key, last = mapping.value[-1]
+    at = _trimmed_end(text, last_key.start_mark.index, last.end_mark.index, column)
+    return Edit(at, at, ("" if text[at - 1 : at] in ("", "\n") else "\n") + lines)
+
+
 def _set_flow_entry(
     text: str, mapping: yaml.MappingNode, key: str, value: Any, found: tuple[yaml.Node, yaml.Node] | None
 ) -> Edit:

@@ -56,6 +56,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Add a question: asks for each field, or takes them all as options for scripts.",
     ),
     "answer": ("author", "answer", "Write or replace your own prepared answer to a question."),
+    "teach": (
+        "teach",
+        "teach",
+        "Teach the grader your words: add the part of an answer that says each key point as a phrasing.",
+    ),
     "edit": (
         "author",
         "edit",

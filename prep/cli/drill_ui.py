@@ -1,7 +1,8 @@
 """The drill's terminal UI: rich panels and one-key choices on a TTY, plain lines otherwise.
 
 When standard input is not a terminal (a script, a pipe, CliRunner), answers are read as blocks
-of lines ending with a blank line, followed by one line with the choice (1-4, Enter, u, s, q).
+of lines ending with a blank line, followed by one line with the choice (1-4, Enter, u, s, q, or
+"t 2 4" to toggle the ticks of key points 2 and 4, as the keys do on a terminal).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from prep.review.queue import QueueItem
 from prep.review.scheduler import RatingName
 from prep.review.session import Session, parse_rating, spoken_seconds
 
-KEYS_HELP = "1 Again  2 Hard  3 Good  4 Easy  ·  u undo  e edit  s skip  q quit"
+KEYS_HELP = "1 Again  2 Hard  3 Good  4 Easy  ·  t tick points  u undo  e edit  s skip  q quit"
 
 
 class ConsoleUI:
@@ -51,6 +52,7 @@ class ConsoleUI:
         )
         self._started = time.monotonic()
         self._editor = editor
+        self._toggles: list[str] = []  # the numbers given with a scripted "t 2 4"
 
     # --- output -------------------------------------------------------------------------
 
@@ -177,10 +179,58 @@ class ConsoleUI:
                 continue
             if key in ("u", "s", "e"):
                 return Choice({"u": "undo", "s": "skip", "e": "edit"}[key])  # type: ignore[arg-type]
+            if key.split()[:1] == ["t"]:
+                self._toggles = key.split()[1:]
+                return Choice("teach")
             rating = parse_rating(key)
             if rating:
                 return Choice("rate", rating)
             self.notify(f"unknown choice {key!r}")
+
+    def tick(self, question: Question, ticked: set[int]) -> set[int] | None:
+        points = question.key_points
+        self.out.print("Tick the key points you covered (the grader's ticks shown):", style="bold")
+        for number, point in enumerate(points, 1):
+            self.out.print(f"  {number}. [{'x' if number in ticked else ' '}] {point.text}")
+        ticked = set(ticked)
+        if not self.interactive:
+            toggles, self._toggles = self._toggles, []
+            return self._toggled(ticked, toggles, len(points))
+        if len(points) > 9:  # two-digit numbers: a line of them
+            line = self._readline("  numbers to toggle, then Enter: ")
+            return None if line is None else self._toggled(ticked, line.split(), len(points))
+        self.out.print("  press a number to toggle it; Enter to confirm, q to cancel", style="dim")
+        while True:
+            self._show_ticks(ticked)
+            key = self._key()
+            if key is None or key == "q":
+                self.out.file.write("\n")
+                return None
+            if key == "":
+                self.out.file.write("\n")
+                return ticked
+            if key.isdigit() and 1 <= int(key) <= len(points):
+                ticked ^= {int(key)}
+
+    def _show_ticks(self, ticked: set[int]) -> None:
+        shown = " ".join(str(n) for n in sorted(ticked)) or "none"
+        self.out.file.write(f"\r\x1b[K  ticked: {shown}")
+        self.out.file.flush()
+
+    def _toggled(self, ticked: set[int], toggles: list[str], count: int) -> set[int]:
+        for item in toggles:
+            if item.isdigit() and 1 <= int(item) <= count:
+                ticked ^= {int(item)}
+            else:
+                self.notify(f"no key point {item!r}: the points are numbered 1 to {count}")
+        return ticked
+
+    def confirm(self, question: str) -> bool | None:
+        if not self.interactive:
+            return None
+        self.out.print(f"{question} [Y/n]", style="bold")
+        key = self._key()
+        return None if key is None else key in ("", "y")
 
     def offer_follow_up(self, question: Question) -> bool | Literal["undo"] | None:
         self.out.print(f"↳ The interviewer digs deeper: {question.prompt}")

@@ -175,10 +175,12 @@ def _claim_list(claims, mark: Text, aliases: bool) -> Table:  # type: ignore[no-
     other phrasing on a line of its own below its claim."""
     grid = marked_lines()
     for claim in claims:
-        grid.add_row(mark, Text(claim.text))
-        for alias in claim.aliases if aliases else ():
+        taught = Text(f"  (+{counted(len(claim.taught), 'taught phrasing')})", style="dim")
+        grid.add_row(mark, Text(claim.text) + (taught if claim.taught and not aliases else Text()))
+        others = [("= ", a) for a in claim.aliases] + [("taught: ", t) for t in claim.taught]
+        for label, alias in others if aliases else ():
             phrasing = marked_lines()
-            phrasing.add_row(Text("= ", style="dim"), Text(alias, style="dim"))
+            phrasing.add_row(Text(label, style="dim"), Text(alias, style="dim"))
             grid.add_row("", phrasing)
     return grid
 
@@ -222,8 +224,15 @@ def score_bar(score: int, verdict: str, width: int = 30) -> Text:
     )
 
 
-def grade_report(grade, *, answer_text: str | None = None, answer_source: str = "own") -> Group:  # type: ignore[no-untyped-def]
-    """Why the attempt scored what it scored: matched and missed points, pitfalls, notes."""
+def grade_report(  # type: ignore[no-untyped-def]
+    grade,
+    *,
+    answer_text: str | None = None,
+    answer_source: str = "own",
+    teach_hint: str = "press t to teach it",
+) -> Group:
+    """Why the attempt scored what it scored: matched and missed points, pitfalls, notes.
+    *teach_hint*: how to teach the grader a key point it did not recognise."""
     parts: list = [score_bar(grade.score, grade.verdict)]
     points = marked_lines()
     for point in grade.matched:
@@ -232,15 +241,13 @@ def grade_report(grade, *, answer_text: str | None = None, answer_source: str = 
             line.append(f'  ← "{point.excerpt}"', style="dim")
         points.add_row(Text("  ✓ ", style="green"), line)
     for point in grade.missed:
-        label = "missed" if grade.mode == "key_points" else "not covered"
-        line = Text(point.text, style="red")
-        if point.score:
-            line.append(f"  ({label}; {point.score:.0f}% said)", style="dim")
-        points.add_row(Text("  ✗ ", style="red"), line)
-    for pitfall in grade.pitfalls:
-        line = Text("wrong claim: ", style="bold red") + Text(pitfall.text)
-        if pitfall.excerpt:
-            line.append(f'  ← "{pitfall.excerpt}"', style="dim")
+        points.add_row(*_missed_row(point, grade.mode, teach_hint))
+    for wrong, label in [(p, "wrong claim: ") for p in grade.pitfalls] + [
+        (s, "said of the wrong one: ") for s in grade.swapped
+    ]:
+        line = Text(label, style="bold red") + Text(wrong.text)
+        if wrong.excerpt:
+            line.append(f'  ← "{wrong.excerpt}"', style="dim")
         points.add_row(Text("  ⚠ ", style="bold red"), line)
     if points.row_count:
         parts.append(points)
@@ -250,6 +257,20 @@ def grade_report(grade, *, answer_text: str | None = None, answer_source: str = 
         label = "Your prepared answer" if answer_source == "own" else "Model answer"
         parts.append(Panel(Text(answer_text), title=label, title_align="left", border_style="blue"))
     return Group(*parts)
+
+
+def _missed_row(point, mode: str, teach_hint: str) -> tuple[Text, Text]:  # type: ignore[no-untyped-def]
+    """A key point the grader did not find. With its text as its only wording, the grader may
+    simply not recognise how it was said: "not recognised", not "missed" (teach it with `t`)."""
+    if mode == "key_points" and point.phrasings == 1:
+        return Text("  ? ", style="yellow"), Text(point.text, style="yellow") + Text(
+            f"  (not recognised: only its text to go by; {teach_hint})", style="dim"
+        )
+    label = "missed" if mode == "key_points" else "not covered"
+    line = Text(point.text, style="red")
+    if point.score:
+        line.append(f"  ({label}; {point.score:.0f}% said)", style="dim")
+    return Text("  ✗ ", style="red"), line
 
 
 def when_text(moment) -> str:  # type: ignore[no-untyped-def]
@@ -321,128 +342,3 @@ def summary_table(summary, *, detailed: bool = False) -> Group:  # type: ignore[
     parts.append(Text(headline, style="bold"))
     parts.append(Text(f"cards {done}{tally} · {spent} · still due {summary.due_left} · next due {next_due}"))
     return Group(*parts)
-
-
-_SHADES = " ░▒▓█"
-
-
-def stats_view(data: dict, width: int = 100) -> Group:  # type: ignore[type-arg]
-    """`prep stats` at a glance: totals, weakest categories, forecast, heatmap, leeches."""
-    t = data["totals"]
-    parts: list = [
-        Text.assemble(
-            ("Questions ", "bold"),
-            f"{t['questions']}  ·  new {t['new']}  ·  learning {t['learning']}  ·  review {t['review']}  ·  ",
-            ("due today ", "bold"),
-            (str(t["due_today"]), "bold red" if t["due_today"] else ""),
-            f"  ·  due this week {t['due_this_week']}",
-        ),
-        Text(
-            f"Streak {counted(data['streak_days'], 'day')} (longest {data['longest_streak_days']})  ·  "
-            f"{counted(data['reviews'], 'review')}"
-            + (f" + {counted(data['practice'], 'practice answer')}" if data.get("practice") else "")
-            + f"  ·  time spent {_duration(data['time_spent_seconds'])} "
-            f"(last 7 days {_duration(data['time_spent_last_7_days_seconds'])})"
-            + (
-                f"  ·  you accepted the grader's rating {data['grader_agreement']:.0%} of "
-                f"{counted(data['graded_reviews'], 'time')}"
-                if data["grader_agreement"] is not None
-                else ""
-            ),
-            style="dim",
-        ),
-    ]
-    parts += [Text(""), _category_table(data["categories"], width)]
-    forecast = data["forecast"]
-    top = max([f["due"] for f in forecast] + [1])
-    parts.append(Text("\nDue in the next 14 days", style="bold"))
-    for f in forecast:
-        day = datetime_label(f["date"])
-        bar = "█" * round(30 * f["due"] / top) if f["due"] else ""
-        parts.append(Text.assemble(f"  {day}  ", (bar, "cyan"), f" {f['due']}" if f["due"] else " ·"))
-    parts.append(Text("\nReviews and practice, last 12 weeks", style="bold"))
-    parts += heatmap(data["heatmap"])
-    if data["leeches"]:
-        parts.append(Text("\nLeeches (8+ lapses): rewrite or split these", style="bold red"))
-        parts += [Text(f"  {l['id']} ({l['lapses']} lapses): {l['prompt']}") for l in data["leeches"]]
-    changed = data["changed_since_review"]
-    if changed:
-        parts.append(Text("\nChanged since you last reviewed them", style="bold yellow"))
-        parts += [
-            Text(f"  {c['id']}: {c['prompt']}", overflow="ellipsis", no_wrap=True) for c in changed[:10]
-        ]
-        if len(changed) > 10:
-            parts.append(
-                Text(f"  … and {len(changed) - 10} more (prep stats --json lists them all)", style="dim")
-            )
-    return Group(*parts)
-
-
-def _category_table(categories: list, width: int) -> Table:  # type: ignore[type-arg]
-    """Categories, weakest first: every figure whole, and the titles get the width that is left."""
-    headers = ("questions", "seen", "recall", "pass", "score", "lapses")
-    rows = []
-    for c in categories:
-        recall = c["retrievability"]
-        rows.append(
-            (
-                str(c["questions"]),
-                str(c["reviewed"]),
-                Text(f"{recall:.0%}", style="red" if recall < 0.8 else "green")
-                if recall is not None
-                else Text("—", style="dim"),
-                f"{c['pass_rate']:.0%}" if c["pass_rate"] is not None else "—",
-                f"{c['average_score']:.0f}" if c["average_score"] is not None else "—",
-                str(c["lapses"]),
-            )
-        )
-    figures = [max([len(h), *(len(str(row[i])) for row in rows)]) for i, h in enumerate(headers)]
-    # Each column is padded by a space either side, and columns are one space apart.
-    room = width - sum(w + 3 for w in figures) - 2
-    table = Table(
-        title="By category, weakest first", box=box.SIMPLE_HEAD, title_justify="left", show_edge=False
-    )
-    table.add_column("category", no_wrap=True, overflow="ellipsis", max_width=max(room, 4))
-    for header, figure in zip(headers, figures):
-        table.add_column(header, justify="right", no_wrap=True, min_width=figure)
-    for c, row in zip(categories, rows):
-        table.add_row(c["title"], *row)
-    return table
-
-
-def datetime_label(iso_day: str) -> str:
-    from datetime import date
-
-    return date.fromisoformat(iso_day).strftime("%a %d %b")
-
-
-def heatmap(days: list) -> list[Text]:  # type: ignore[type-arg]
-    """A GitHub-style calendar: a row per weekday, a column per week, shade by review count."""
-    from datetime import date
-
-    if not days:
-        return []
-    top = max([d["reviews"] for d in days] + [1])
-    first = date.fromisoformat(days[0]["date"])
-    columns = (len(days) + 6) // 7
-    grid = [[" "] * columns for _ in range(7)]
-    for d in days:
-        offset = (date.fromisoformat(d["date"]) - first).days
-        n = d["reviews"]
-        level = 0 if n == 0 else 1 + min(3, int(3 * n / top))
-        grid[offset % 7][offset // 7] = _SHADES[level] if n else "·"
-    names = ["Mon", "   ", "Wed", "   ", "Fri", "   ", "Sun"]
-    rows = [Text(f"  {names[i]} " + " ".join(grid[i]), style="green") for i in range(7)]
-    busiest = max(d["reviews"] for d in days)
-    scale = f"max {busiest}/day" if busiest else "no reviews in these weeks"
-    rows.append(
-        Text(f"      less {_SHADES[1]}{_SHADES[2]}{_SHADES[3]}{_SHADES[4]} more ({scale})", style="dim")
-    )
-    return rows
-
-
-def _duration(seconds: float) -> str:
-    minutes = int(seconds // 60)
-    if minutes == 0:
-        return f"{seconds:.0f}s"  # "0m" after a first short session reads as nothing done
-    return f"{minutes // 60}h{minutes % 60:02d}m" if minutes >= 60 else f"{minutes}m"

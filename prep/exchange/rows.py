@@ -46,7 +46,10 @@ class ImportFile:
 
 
 def claim_value(claim: Claim) -> str | dict[str, Any]:
-    """A key point or pitfall as the bank writes it: plain text unless it has aliases."""
+    """A key point or pitfall as the bank writes it: plain text unless it has aliases (or taught
+    phrasings)."""
+    if claim.taught:
+        return {"text": claim.text, "aliases": list(claim.aliases), "taught": list(claim.taught)}
     return {"text": claim.text, "aliases": list(claim.aliases)} if claim.aliases else claim.text
 
 

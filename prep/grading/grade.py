@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from typing import Literal
 
@@ -27,7 +27,7 @@ from prep.grading.settings import DEFAULT_SETTINGS, Settings
 from prep.grading.subjects import subjects
 from prep.text import Token, phrase_keys, sentences, word_count
 
-__all__ = ["Grade", "PointResult", "grade"]
+__all__ = ["Grade", "PointResult", "from_ticks", "grade", "ticked_points"]
 
 Verdict = Literal["pass", "partial", "fail"]
 Rating = Literal["again", "hard", "good", "easy"]
@@ -66,17 +66,15 @@ def grade(
     matcher = Matcher(attempt, question.prompt, settings)
     words = len(matcher.tokens)
     notes: list[str] = []
-    if question.key_points:
-        mode = "key_points"
-        claims = list(question.key_points)
-        none, full = settings.point_none, settings.point_full
-    elif candidate_answer and sentences(candidate_answer):
-        mode = "answer"
-        claims = [Claim(text=s) for s in sentences(candidate_answer)]
-        none, full = settings.fallback_none, settings.fallback_full
-    else:
+    mode, claims = _claims(question, candidate_answer)
+    if not claims:
         note = "nothing to grade against: add key points or an answer"
         return Grade(0, "fail", "again", "none", notes=(note,), words=words, elapsed_seconds=elapsed_seconds)
+    none, full = (
+        (settings.point_none, settings.point_full)
+        if mode == "key_points"
+        else (settings.fallback_none, settings.fallback_full)
+    )
 
     right = [p for c in claims for p in c.phrasings]
     pitfalls = [with_core(c) for c in question.pitfalls]
@@ -98,17 +96,19 @@ def grade(
     unmet = [c for c, r in zip(claims, results) if not r.matched] if mode == "key_points" else []
     swaps = tuple(h for h in (matcher.swapped(c) for c in unmet) if h is not None)
 
-    if matcher.tokens and _is_keyword_list(attempt, matcher.tokens, settings):
-        notes.append("reads as a list of keywords, not claims: say what each term does")
-        score = min(score, below_partial)
-    if hits:
-        notes.append("states a known wrong claim")
-        score = min(score, below_partial)
-    if swaps:
-        notes.append("says of one thing what holds for another")
-        score = min(score, below_partial)
+    keywords = bool(matcher.tokens) and _is_keyword_list(attempt, matcher.tokens, settings)
+    for flaw, note in (
+        (keywords, "reads as a list of keywords, not claims: say what each term does"),
+        (hits, "states a known wrong claim"),
+        (swaps, "says of one thing what holds for another"),
+    ):
+        if flaw:
+            notes.append(note)
+            score = min(score, below_partial)
 
     verdict, rating = _verdict(score, scale, settings, elapsed_seconds, question.target_seconds)
+    if rating == "again" and mode == "key_points" and not (hits or swaps or notes) and _unrecognised(results):
+        rating = "hard"
     return Grade(
         score=round(score),
         verdict=verdict,
@@ -123,6 +123,48 @@ def grade(
         elapsed_seconds=elapsed_seconds,
         pass_at=math.ceil(settings.pass_score * scale),
         partial_at=math.ceil(settings.partial_score * scale),
+    )
+
+
+def _claims(question: Question, candidate_answer: str | None) -> tuple[str, list[Claim]]:
+    """What the attempt is graded against: the key points, else the prepared answer's sentences."""
+    if question.key_points:
+        return "key_points", list(question.key_points)
+    return "answer", [Claim(text=s) for s in sentences(candidate_answer or "")]
+
+
+def _unrecognised(results: list[PointResult]) -> bool:
+    """Whether every key point not found has its text as its only wording: the grader may simply
+    not have recognised how they were said, and that alone does not make an answer an Again."""
+    missed = [r for r in results if not r.matched]
+    return bool(missed) and all(r.phrasings == 1 for r in missed)
+
+
+def ticked_points(question: Question, graded: Grade) -> set[int]:
+    """The key points (1-based, as `prep show` numbers them) the grader found in the attempt."""
+    found = {r.text for r in graded.matched}
+    return {n for n, claim in enumerate(question.key_points, 1) if claim.text in found}
+
+
+def from_ticks(
+    question: Question, graded: Grade, ticked: set[int], settings: Settings = DEFAULT_SETTINGS
+) -> Grade:
+    """The grade the user's own ticks give: the share of key points they say they covered, on the
+    usual thresholds (their judgement is not limited by the phrasings the bank has). The grader's
+    notes stay, so a known wrong claim it saw is still shown."""
+    by_text = {r.text: r for r in (*graded.matched, *graded.missed)}
+    results = [by_text.get(c.text) or PointResult(c.text, 0.0, False) for c in question.key_points]
+    score = 100.0 * len(ticked) / len(results) if results else 0.0
+    verdict, rating = _verdict(score, 1.0, settings, graded.elapsed_seconds, question.target_seconds)
+    return replace(
+        graded,
+        score=round(score),
+        verdict=verdict,
+        rating=rating,
+        matched=tuple(r for n, r in enumerate(results, 1) if n in ticked),
+        missed=tuple(r for n, r in enumerate(results, 1) if n not in ticked),
+        pass_at=math.ceil(settings.pass_score),
+        partial_at=math.ceil(settings.partial_score),
     )
 
 

@@ -42,6 +42,7 @@ class PointResult:
     phrasing: str | None = None  # the text or alias that matched best
     span: tuple[int, int] | None = None  # character span of the attempt that matched
     excerpt: str | None = None  # the attempt's words at that span
+    phrasings: int = 0  # how many ways of saying it the grader had (1: its text alone)
 
 
 class Matcher:
@@ -313,7 +314,7 @@ class Matcher:
 
     def match(self, claim: Claim, whole: bool = False) -> PointResult:
         if not self.tokens:
-            return PointResult(claim.text, 0.0, False)
+            return PointResult(claim.text, 0.0, False, phrasings=len(claim.phrasings))
         subject = None if whole else self._subject_of.get(claim.text)
         score, chosen, window = 0.0, None, None
         values, windows = (None, None) if whole else self._best_windows()
@@ -335,7 +336,7 @@ class Matcher:
                     continue
             score, chosen, window = round(value * 100, 1), phrasing, w
         if chosen is None:
-            return PointResult(claim.text, 0.0, False)
+            return PointResult(claim.text, 0.0, False, phrasings=len(claim.phrasings))
         if window is None:
             span_of = (0, len(self.tokens))
         else:
@@ -344,9 +345,8 @@ class Matcher:
         cols = self._hit_columns(self.layout.rows[chosen], span_of)
         span = (self.tokens[min(cols)].start, self.tokens[max(cols)].end) if cols else None
         excerpt = self.attempt[span[0] : span[1]] if span else None
-        return PointResult(
-            claim.text, score, score >= self.settings.point_matched * 100, chosen, span, excerpt
-        )
+        matched = score >= self.settings.point_matched * 100
+        return PointResult(claim.text, score, matched, chosen, span, excerpt, len(claim.phrasings))
 
     def swapped(self, claim: Claim) -> PointResult | None:
         """A key point about one subject said, almost in full, of another one: "the target model

@@ -6,10 +6,12 @@ the UI (see ``DrillUI``) only shows and asks. A fake UI drives it in tests.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Literal, Protocol
 
+from prep.errors import PrepError
+from prep.grading.grade import from_ticks, ticked_points
 from prep.review.queue import QueueItem
 from prep.review.scheduler import RatingName
 from prep.review.session import Result, Session, Summary
@@ -17,12 +19,13 @@ from prep.review.session import Result, Session, Summary
 if TYPE_CHECKING:
     from prep.bank.schema import Question
     from prep.grading.grade import Grade
+    from prep.review.teaching import DrillTeacher
 
 # A card rated Again comes back at the end of the session when its next step is this close
 # (the first learning step is a minute); later steps wait for a later session.
 AGAIN_IN_SESSION = timedelta(minutes=20)
 
-Action = Literal["rate", "undo", "skip", "quit", "edit"]
+Action = Literal["rate", "undo", "skip", "quit", "edit", "teach"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,9 @@ class DrillUI(Protocol):
     def offer_follow_up(self, question: Question) -> bool | Literal["undo"] | None: ...  # None: quit
     def notify(self, message: str) -> None: ...
     def edit(self, question: Question) -> None: ...
+    # The key points the user says they covered, starting from *ticked* (1-based); None: cancelled.
+    def tick(self, question: Question, ticked: set[int]) -> set[int] | None: ...
+    def confirm(self, question: str) -> bool | None: ...  # None: cannot ask (not a terminal)
 
 
 @dataclass
@@ -51,15 +57,26 @@ class _Turn:
     question: Question
     answer: str = ""
     elapsed: float | None = None
-    graded: Grade | None = None
+    graded: Grade | None = None  # the grader's own grade, which the review log keeps
+    ticked: set[int] | None = None  # the key points the user ticked with `t`, if they did
+    rescored: Grade | None = None  # the grade their ticks give
+    taught: set[int] = field(default_factory=set)
+
+    @property
+    def suggested(self) -> RatingName | None:
+        shown = self.rescored or self.graded
+        return shown.rating if shown else None
 
 
 class Drill:
     """Runs a session over a queue. Each step returns False when the user quits."""
 
-    def __init__(self, session: Session, queue: list[QueueItem], ui: DrillUI) -> None:
+    def __init__(
+        self, session: Session, queue: list[QueueItem], ui: DrillUI, teacher: DrillTeacher | None = None
+    ) -> None:
         self.session = session
         self.ui = ui
+        self.teacher = teacher
         self.pending = list(queue)
         self.done: list[QueueItem] = []  # for undo: the card goes back to the front
         self.seen_follow_ups: set[str] = set()
@@ -116,7 +133,7 @@ class Drill:
         """The user's choice for this card; an edit reloads it and asks again."""
         while True:
             try:
-                choice = self.ui.choose(turn.graded.rating if turn.graded else None)
+                choice = self.ui.choose(turn.suggested)
             except KeyboardInterrupt:
                 self.session.keep_unrated(turn.question.id, turn.graded, turn.answer, turn.elapsed)
                 raise
@@ -125,6 +142,9 @@ class Drill:
                 if turn.question.id not in self.session.bank.questions:
                     return choice  # renamed or removed in the editor: nothing left to rate
                 self._reload(turn)
+                continue
+            if choice.action == "teach":
+                self._tick(turn)
                 continue
             if choice.action == "undo" and not self.session.can_undo():
                 self.ui.notify("nothing to undo in this session")  # the answer just typed stays
@@ -169,7 +189,12 @@ class Drill:
     def _rate(self, turn: _Turn, rating: RatingName) -> None:
         session = self.session
         rated = session.rate(
-            turn.question.id, rating, graded=turn.graded, answer=turn.answer, elapsed=turn.elapsed
+            turn.question.id,
+            rating,
+            graded=turn.graded,
+            answer=turn.answer,
+            elapsed=turn.elapsed,
+            ticked=sorted(turn.ticked) if turn.ticked is not None else None,
         )
         if rated.card_after is not None:
             wait = rated.card_after.due - session.clock()
@@ -179,6 +204,65 @@ class Drill:
             else:
                 self.ui.notify(f"{rating}: next review {describe_interval(wait)}")
         self.done.append(turn.item)
+
+    def _tick(self, turn: _Turn) -> None:
+        """`t`: the user ticks the key points they covered; the card is re-scored from the ticks,
+        and the points the grader did not find are taught from the answer."""
+        question, graded = turn.question, turn.graded
+        if graded is None or graded.mode != "key_points":
+            self.ui.notify("nothing to tick: this answer was not graded against key points")
+            return
+        found = ticked_points(question, graded)
+        ticked = self.ui.tick(question, turn.ticked if turn.ticked is not None else found)
+        if ticked is None:
+            return
+        turn.ticked, turn.rescored = ticked, from_ticks(question, graded, ticked)
+        self.ui.notify(
+            f"your ticks: {len(ticked)} of {len(question.key_points)} key points, "
+            f"{turn.rescored.verdict}; suggested {turn.rescored.rating}"
+        )
+        newly = sorted(ticked - found - turn.taught)
+        if newly and self._may_write():
+            self._teach(turn, newly)
+
+    def _may_write(self) -> bool:
+        """Whether taught words go to the bank: asked once, then kept in the config."""
+        teacher = self.teacher
+        if teacher is None:
+            return False
+        if teacher.location is None:
+            self.ui.notify(f"not taught: {teacher.refusal}")
+            return False
+        if teacher.writes_bank is None:
+            answer = self.ui.confirm(
+                "Add your words to the bank, so the grader knows them next time? "
+                "(asked once; kept in the config)"
+            )
+            if answer is None:
+                self.ui.notify(
+                    "not taught: set teach_writes_bank = true under [drill] in the config, "
+                    "or run `prep teach ID --point N`"
+                )
+                return False
+            teacher.writes_bank = answer
+            teacher.remember(answer)
+        if not teacher.writes_bank:
+            self.ui.notify("not taught (teach_writes_bank = false in the config)")
+        return teacher.writes_bank
+
+    def _teach(self, turn: _Turn, points: list[int]) -> None:
+        assert self.teacher is not None
+        for point in points:  # one at a time: a point that cannot be taught leaves the others
+            try:
+                taught = self.teacher.teach(self.session.bank, turn.question, turn.answer, [point])
+            except PrepError as error:
+                self.ui.notify(f"not taught: {error.message}")
+                continue
+            self.session.bank = taught.bank
+            turn.taught.add(point)
+            for lesson in taught.lessons:
+                known = " (it already knew it)" if lesson.known else ""
+                self.ui.notify(f"taught key point {lesson.point}: “{lesson.phrasing}”{known}")
 
     def _follow_up(self, question: Question) -> bool:
         """Offer the first follow-up not yet drilled in this session; drill it next if wanted."""

@@ -6,6 +6,7 @@ clock are passed in, so tests can replay a session at any date with any grader.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -179,7 +180,10 @@ class Session:
         graded: Grade | None = None,
         answer: str = "",
         elapsed: float | None = None,
+        ticked: list[int] | None = None,
     ) -> Result:
+        """Record a rating. *graded* is the grader's own grade, kept with the review next to the
+        key points the user ticked instead (*ticked*, when they did) and their final rating."""
         question = self.bank.question(question_id)
         result = Result(question_id, rating, graded, elapsed, answer)
         if self.record:
@@ -196,6 +200,7 @@ class Session:
                 mode=self.mode,
                 content_hash=content_hash(question),
                 verdict=graded.verdict if graded else None,
+                ticked=json.dumps(ticked) if ticked is not None else None,
             )
             result.card_after = after
         elif self.keep_practice:

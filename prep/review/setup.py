@@ -80,6 +80,7 @@ class DrillStart:
     queue: list[QueueItem]
     questions: list[Question]  # what the filters selected (the queue is drawn from them)
     store: Store
+    settings: config.DrillConfig
 
 
 def start_drill(
@@ -130,4 +131,4 @@ def start_drill(
         scope=frozenset(q.id for q in questions),
         keep_practice=keep_practice,
     )
-    return DrillStart(session, queue, questions, store)
+    return DrillStart(session, queue, questions, store, settings)

@@ -15,6 +15,7 @@ from prep.bank.cache import IndexRow
 from prep.review.queue import start_of_day
 from prep.review.scheduler import Scheduler
 from prep.state.cards import CardState, parse_time
+from prep.state.reports import Overrides
 from prep.state.store import Store
 
 LEECH_LAPSES = 8  # Anki's default leech threshold
@@ -83,6 +84,7 @@ def _categories(
 ) -> list[dict[str, Any]]:
     """Per category, weakest first: recall probability now, pass rate, score, lapses."""
     totals = store.review_totals()
+    overrides, taught = store.overrides(), store.taught_questions()
     retrievability = {qid: scheduler.retrievability(card, now) for qid, card in cards.items()}
     grouped: dict[str, list[IndexRow]] = defaultdict(list)
     for q in questions:
@@ -109,6 +111,11 @@ def _categories(
                 else None,
                 "lapses": sum(cards[i].lapses for i in reviewed),
                 "reviews": reviews,
+                "overrides": _override_rates(
+                    [overrides[i] for i in ids if i in overrides],
+                    [overrides[i] for i in ids if i in overrides and i in taught],
+                    sum(i in taught for i in ids),
+                ),
             }
         )
     # Weakest first: reviewed categories by recall probability as shown (whole percent: right
@@ -124,6 +131,27 @@ def _categories(
         )
     )
     return categories
+
+
+def _override_rates(counted: list[Overrides], taught_counts: list[Overrides], taught: int) -> dict[str, Any]:
+    """How often the user rated otherwise than the grader suggested: over the category's graded
+    reviews, and, over the questions taught (*taught* of them), before and after each one's
+    first teaching."""
+
+    def rate(graded: int, overridden: int) -> float | None:
+        return round(overridden / graded, 4) if graded else None
+
+    graded = sum(o.before + o.after for o in counted)
+    before = sum(o.before for o in taught_counts), sum(o.overridden_before for o in taught_counts)
+    after = sum(o.after for o in taught_counts), sum(o.overridden_after for o in taught_counts)
+    return {
+        "rate": rate(graded, sum(o.overridden_before + o.overridden_after for o in counted)),
+        "graded": graded,
+        "taught_questions": taught,
+        "before_teaching": rate(*before) if taught else None,
+        "after_teaching": rate(*after) if taught else None,
+        "graded_after_teaching": after[0],
+    }
 
 
 def _activity(store: Store, now: datetime, scope: set[str] | None) -> dict[str, Any]:

@@ -27,10 +27,19 @@ def scope(bank: str | None, *, unassigned: bool = True) -> tuple[str, tuple]:
 # The columns of a review and of a practice answer that move with an export (not the row id).
 REVIEW_FIELDS = (
     "question_id", "reviewed_at", "rating", "suggested", "score", "elapsed_seconds", "answer", "mode",
-    "content_hash", "verdict", "card_before", "bank",
+    "content_hash", "verdict", "card_before", "bank", "ticked",
 )  # fmt: skip
 PRACTICE_FIELDS = (
     "question_id", "practiced_at", "mode", "rating", "score", "verdict", "elapsed_seconds", "answer", "bank",
+)  # fmt: skip
+TEACHING_FIELDS = ("question_id", "point", "phrasing", "taught_at", "via", "bank")
+# Each table of history that moves row by row: (table, record type, time column, fields, the
+# columns that make a row the same row when merging).
+_ROW_TABLES = (
+    ("reviews", "review", "reviewed_at", REVIEW_FIELDS, ("bank", "question_id", "reviewed_at")),
+    ("practice", "practice", "practiced_at", PRACTICE_FIELDS, ("bank", "question_id", "practiced_at")),
+    ("teachings", "teaching", "taught_at", TEACHING_FIELDS,
+     ("bank", "question_id", "taught_at", "point", "phrasing")),
 )  # fmt: skip
 _CARD_COLUMNS = (
     "question_id, due, state, step, stability, difficulty, last_review, reps, lapses, content_hash"
@@ -46,7 +55,7 @@ class HistoryMoves:
     def transaction(self): ...  # type: ignore[no-untyped-def]  # provided by StateDatabase
 
     def history_ids(self, *, unassigned: bool = False) -> set[str]:
-        """The question ids this bank's history has a card, a review or a practice answer for;
+        """The question ids this bank's history has a card, a review, a practice answer or a teaching for;
         with *unassigned*, also those only history from before banks were recorded has."""
         where, args = scope(self.bank, unassigned=unassigned)
         return {
@@ -54,8 +63,9 @@ class HistoryMoves:
             for r in self.db.execute(
                 f"SELECT question_id FROM cards WHERE {where} UNION SELECT question_id FROM reviews"
                 f" WHERE {where}"
-                f" UNION SELECT question_id FROM practice WHERE {where}",
-                args * 3,
+                f" UNION SELECT question_id FROM practice WHERE {where}"
+                f" UNION SELECT question_id FROM teachings WHERE {where}",
+                args * 4,
             )
         }
 
@@ -89,6 +99,10 @@ class HistoryMoves:
             reviews = db.execute(
                 "UPDATE reviews SET question_id = ? WHERE bank = ? AND question_id = ?", (new, self.bank, old)
             ).rowcount
+            db.execute(
+                "UPDATE teachings SET question_id = ? WHERE bank = ? AND question_id = ?",
+                (new, self.bank, old),
+            )
             yield reviews, practice
 
     def _copy_unassigned(self, db: Connection, question_id: str) -> None:
@@ -117,7 +131,7 @@ class HistoryMoves:
         """Copy another bank's history into this one (a bank copied with `prep init` starts with
         the progress made on the one it was copied from). Returns the reviews copied."""
         with self.transaction() as db:
-            for table, fields in (("reviews", REVIEW_FIELDS), ("practice", PRACTICE_FIELDS)):
+            for table, _, _, fields, _ in _ROW_TABLES:
                 own = [f for f in fields if f != "bank"]
                 copied = db.execute(
                     f"INSERT INTO {table} (bank, {', '.join(own)}) SELECT ?, {', '.join(own)} FROM {table}"
@@ -134,7 +148,7 @@ class HistoryMoves:
         return reviews
 
     def export_rows(self, *, all_banks: bool = False) -> Iterator[tuple[str, dict[str, Any]]]:
-        """("card" | "review" | "practice", fields) of this bank's history (its own rows and the
+        """("card" | "review" | "practice" | "teaching", fields) of this bank's history (its own rows and the
         unassigned ones; every bank's with *all_banks*) in a fixed order, so that the same history
         always exports the same way."""
         where, args = scope(None if all_banks else self.bank)
@@ -145,10 +159,7 @@ class HistoryMoves:
             content = record.pop("content_hash")
             bank = record.pop("bank")
             yield "card", {**CardState.from_dict(record).to_dict(), "content_hash": content, "bank": bank}
-        for table, kind, stamp, fields in (
-            ("reviews", "review", "reviewed_at", REVIEW_FIELDS),
-            ("practice", "practice", "practiced_at", PRACTICE_FIELDS),
-        ):
+        for table, kind, stamp, fields, _ in _ROW_TABLES:
             for row in self.db.execute(
                 f"SELECT {', '.join(fields)} FROM {table} WHERE {where}"
                 f" ORDER BY {stamp}, question_id, bank, id",
@@ -159,26 +170,22 @@ class HistoryMoves:
     def merge(
         self,
         cards: list[tuple[CardState, str | None, str]],
-        reviews: list[dict[str, Any]],
-        practice: list[dict[str, Any]],
+        rows_by_kind: dict[str, list[dict[str, Any]]],
     ) -> dict[str, int]:
-        """Add what the state does not have yet, in one transaction: reviews and practice answers by
-        (bank, question, time), cards where the incoming one was reviewed later. Each row keeps
-        the bank it was made in. Returns the counts."""
+        """Add what the state does not have yet, in one transaction: reviews, practice answers and
+        teachings by (bank, question, time), cards where the incoming one was reviewed later.
+        Each row keeps the bank it was made in. Returns the counts."""
         counts = dict.fromkeys(
             ("reviews_added", "reviews_present", "cards_added", "cards_updated", "cards_kept",
-             "practice_added", "practice_present"),
+             "practice_added", "practice_present", "teachings_added", "teachings_present"),
             0,
         )  # fmt: skip
         with self.transaction() as db:
-            for table, rows, stamp, fields in (
-                ("reviews", reviews, "reviewed_at", REVIEW_FIELDS),
-                ("practice", practice, "practiced_at", PRACTICE_FIELDS),
-            ):
-                for row in rows:
+            for table, kind, _, fields, same in _ROW_TABLES:
+                for row in rows_by_kind.get(kind, []):
                     if db.execute(
-                        f"SELECT 1 FROM {table} WHERE bank = ? AND question_id = ? AND {stamp} = ?",
-                        (row["bank"], row["question_id"], row[stamp]),
+                        f"SELECT 1 FROM {table} WHERE {' AND '.join(f'{c} = ?' for c in same)}",
+                        tuple(row[c] for c in same),
                     ).fetchone():
                         counts[f"{table}_present"] += 1
                         continue
@@ -197,7 +204,7 @@ class HistoryMoves:
         where, args = scope(self.bank, unassigned=unassigned)
         with self.transaction() as db:
             gone = sorted(self.history_ids(unassigned=unassigned) - keep)
-            counts = {"reviews": 0, "cards": 0, "practice": 0}
+            counts = {"reviews": 0, "cards": 0, "practice": 0, "teachings": 0}
             for qid in gone:
                 for table in counts:
                     counts[table] += db.execute(

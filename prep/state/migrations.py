@@ -121,11 +121,34 @@ def _m004_bank(db: sqlite3.Connection) -> None:
     )
 
 
+def _m005_teaching(db: sqlite3.Connection) -> None:
+    # The key points the user ticked when overruling the grader in a drill (JSON list, 1-based;
+    # the grader's own verdict and suggestion stay in their columns), and every phrasing taught,
+    # so that stats can show how often the user overrode the grader before and after teaching.
+    _script(
+        db,
+        """
+        ALTER TABLE reviews ADD COLUMN ticked TEXT;
+        CREATE TABLE teachings (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            bank TEXT NOT NULL DEFAULT '',
+            question_id TEXT NOT NULL,
+            point INTEGER NOT NULL,
+            phrasing TEXT NOT NULL,
+            taught_at TEXT NOT NULL,
+            via TEXT NOT NULL               -- drill or command
+        );
+        CREATE INDEX teachings_bank ON teachings(bank, question_id, taught_at);
+        """,
+    )
+
+
 # Ordered: append new migrations, never edit or reorder applied ones.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _m001_initial,
     _m002_review_verdict,
     _m003_practice,
     _m004_bank,
+    _m005_teaching,
 )
 SCHEMA_VERSION = len(MIGRATIONS)

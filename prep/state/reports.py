@@ -32,6 +32,17 @@ class TimeSpent:
     practice: int
 
 
+@dataclass(frozen=True)
+class Overrides:
+    """Graded reviews of a question, and how many of them the user rated otherwise, before and
+    after it was first taught."""
+
+    before: int
+    overridden_before: int
+    after: int
+    overridden_after: int
+
+
 def _scope(bank: str | None, question_ids: Collection[str] | None) -> tuple[str, tuple]:
     """A WHERE clause for the bank's rows (see history.scope) and the selected questions; one
     JSON parameter, however many questions are selected."""
@@ -102,6 +113,37 @@ class ReportQueries:
             args,
         ).fetchone()
         return int(suggested), int(agreed)
+
+    def overrides(self) -> dict[str, Overrides]:
+        """Per question: how often the user rated other than the grader suggested, before its
+        first teaching and after. The review of the drill turn that taught it (the first one
+        after the teaching, with the user's ticks) graded the answer before it learned: before."""
+        where, args = scope(self.bank)
+        rows = self.db.execute(
+            f"""
+            WITH rv AS (SELECT question_id, reviewed_at, rating != suggested AS overridden, ticked
+                        FROM reviews WHERE {where} AND suggested IS NOT NULL),
+                 taught AS (SELECT question_id, MIN(taught_at) AS at FROM teachings WHERE {where}
+                            GROUP BY question_id),
+                 turn AS (SELECT rv.question_id, MIN(rv.reviewed_at) AS at FROM rv JOIN taught
+                          USING (question_id) WHERE rv.reviewed_at > taught.at GROUP BY rv.question_id),
+                 marked AS (SELECT rv.question_id, rv.overridden,
+                                   taught.at IS NOT NULL AND rv.reviewed_at > taught.at
+                                   AND NOT (rv.ticked IS NOT NULL AND rv.reviewed_at = turn.at) AS after
+                            FROM rv LEFT JOIN taught USING (question_id) LEFT JOIN turn USING (question_id))
+            SELECT question_id, TOTAL(NOT after), TOTAL(overridden AND NOT after), TOTAL(after),
+                   TOTAL(overridden AND after)
+            FROM marked GROUP BY question_id
+            """,
+            args * 2,
+        )
+        return {qid: Overrides(int(a), int(b), int(c), int(d)) for qid, a, b, c, d in rows}
+
+    def taught_questions(self) -> set[str]:
+        where, args = scope(self.bank)
+        return {
+            r[0] for r in self.db.execute(f"SELECT DISTINCT question_id FROM teachings WHERE {where}", args)
+        }
 
     def rating_sequences(self) -> Iterator[tuple[str, str, int]]:
         """(question id, reviewed_at as stored, rating) of every review, by question then time."""

@@ -195,6 +195,18 @@ class Store(StateDatabase, ReportQueries, HistoryMoves):
             )
         )
 
+    # --- teaching: the user's own words added to key points ---------------------------------
+
+    def log_teaching(
+        self, question_id: str, point: int, phrasing: str, *, taught_at: datetime, via: str
+    ) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO teachings (bank, question_id, point, phrasing, taught_at, via)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (self.bank or "", question_id, point, phrasing, format_time(taught_at), via),
+            )
+
     # --- settings --------------------------------------------------------------------------
 
     def get_setting(self, key: str) -> str | None:
@@ -234,11 +246,12 @@ def _append_review(
     mode: str | None = None,
     content_hash: str | None = None,
     verdict: str | None = None,
+    ticked: str | None = None,
 ) -> int:
     cursor = db.execute(
         "INSERT INTO reviews (bank, question_id, reviewed_at, rating, suggested, score,"
-        " elapsed_seconds, answer, mode, content_hash, card_before, verdict)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " elapsed_seconds, answer, mode, content_hash, card_before, verdict, ticked)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             bank,
             after.question_id,
@@ -252,6 +265,7 @@ def _append_review(
             content_hash,
             json.dumps(before.to_dict()) if before else None,
             verdict,
+            ticked,
         ),
     )
     save_card_row(db, bank, after, content_hash)

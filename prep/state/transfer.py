@@ -22,7 +22,9 @@ from prep.state.cards import CardState, format_time, parse_time
 from prep.state.store import Store
 
 FORMAT = "prep-state"
-FORMAT_VERSION = 2  # 2: each record names its bank (a record without one is unassigned)
+# 2: each record names its bank (a record without one is unassigned); 3: "teaching" records
+# and a review's ticked key points.
+FORMAT_VERSION = 3
 
 
 def export_lines(store: Store, *, all_banks: bool = False) -> Iterable[str]:
@@ -40,6 +42,8 @@ class ImportReport:
     cards_kept: int = 0
     practice_added: int = 0
     practice_present: int = 0
+    teachings_added: int = 0
+    teachings_present: int = 0
 
     def to_dict(self) -> dict[str, int]:
         return dict(self.__dict__)
@@ -54,19 +58,19 @@ def import_lines(store: Store, path: Path, *, keep_banks: bool = False) -> Impor
     file twice changes nothing the second time. The whole file is checked before anything is
     written, and written in one transaction.
     """
-    cards, reviews, practice = parse_export(path)
+    cards, rows = parse_export(path)
     if not keep_banks:
         cards = [(card, content, store.bank if bank else "") for card, content, bank in cards]
-        for row in (*reviews, *practice):
+        for row in (row for kind in rows.values() for row in kind):
             row["bank"] = store.bank if row["bank"] else ""
-    return ImportReport(**store.merge(cards, reviews, practice))
+    return ImportReport(**store.merge(cards, rows))
 
 
 def parse_export(
     path: Path,
-) -> tuple[list[tuple[CardState, str | None, str]], list[dict[str, Any]], list[dict[str, Any]]]:
-    """The cards (with their content hash and bank), reviews and practice answers of an export,
-    every line checked; raises InvalidInput listing each bad line."""
+) -> tuple[list[tuple[CardState, str | None, str]], dict[str, list[dict[str, Any]]]]:
+    """The cards (with their content hash and bank) of an export and its other records by type
+    (review, practice, teaching), every line checked; raises InvalidInput listing each bad line."""
     display = display_path(path)
     problems: list[Problem] = []
     records = _json_records(path, display, problems)
@@ -75,8 +79,7 @@ def parse_export(
             0, Problem(display, 1, 1, f"not a prep state export (the first line must have type {FORMAT!r})")
         )
     cards: list[tuple[CardState, str | None, str]] = []
-    reviews: list[dict[str, Any]] = []
-    practice: list[dict[str, Any]] = []
+    rows: dict[str, list[dict[str, Any]]] = {}
     for number, record in records[1:]:
         kind = record.pop("type", None)
         model = _RECORDS.get(kind)
@@ -97,10 +100,10 @@ def parse_export(
             content, bank = fields.pop("content_hash"), fields.pop("bank")
             cards.append((CardState.from_dict(fields), content, bank))
         else:
-            (reviews if kind == "review" else practice).append(fields)
+            rows.setdefault(kind, []).append(fields)
     if problems:
         raise InvalidInput(problems)
-    return cards, reviews, practice
+    return cards, rows
 
 
 def _json_records(path: Path, display: str, problems: list[Problem]) -> list[tuple[int, dict[str, Any]]]:
@@ -168,6 +171,7 @@ class _ReviewRecord(BaseModel):
     mode: Literal["type", "flip", "mock"] | None = None
     content_hash: str | None = None
     verdict: Literal["pass", "partial", "fail"] | None = None
+    ticked: str | None = None  # the key points the user ticked over the grader (JSON list)
     card_before: Annotated[str | None, BeforeValidator(_card_before)] = None
     bank: str = ""  # the bank it was made in; '' (or absent, in a version 1 export): unassigned
 
@@ -185,6 +189,19 @@ class _PracticeRecord(BaseModel):
     verdict: Literal["pass", "partial", "fail"] | None = None
     elapsed_seconds: float | None = Field(default=None, ge=0, allow_inf_nan=False)
     answer: str | None = None
+    bank: str = ""
+
+
+class _TeachingRecord(BaseModel):
+    """One line of type "teaching": a phrasing the user taught a key point."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    question_id: str = Field(pattern=ID_PATTERN)
+    point: int = Field(ge=1)
+    phrasing: str = Field(min_length=1)
+    taught_at: Timestamp
+    via: Literal["drill", "command"]
     bank: str = ""
 
 
@@ -222,4 +239,5 @@ _RECORDS: dict[Any, type[BaseModel]] = {
     "card": _CardRecord,
     "review": _ReviewRecord,
     "practice": _PracticeRecord,
+    "teaching": _TeachingRecord,
 }

@@ -35,6 +35,15 @@ KeyPoints = Annotated[
     list[str] | None,
     option("--key-point", "-K", metavar="TEXT", help="A key point (repeatable). " + _CLAIM_HELP),
 ]
+Aliases = Annotated[
+    list[str] | None,
+    option(
+        "--alias",
+        metavar="N: TEXT",
+        help="Another way to say key point N, numbered from 1 (repeatable): the grader knows only the "
+        "words a key point is given.",
+    ),
+]
 # -k means --kind in every other command; in add it meant --key-point, and still does, with a
 # note, for one release. Hidden, so that help shows only -K.
 OldKeyPoints = Annotated[
@@ -95,6 +104,7 @@ def add(
     follow_up: FollowUps = None,
     question_id: QuestionId = None,
     title: CategoryTitle = None,
+    alias: Aliases = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print what was written as JSON.")] = False,
     old_key_point: OldKeyPoints = None,
 ) -> None:
@@ -115,6 +125,7 @@ def add(
     interactive = plain.interactive() and not as_json
     draft = _Draft(category, prompt, key_point, pitfall or [], tag or [], kind, difficulty, target_seconds)
     _fill_in(draft, list(bank.categories), interactive=interactive)
+    draft.key_points = _with_aliases(draft.key_points or [], alias or [])
     if draft.category not in bank.categories and title is None and not interactive:
         _refuse_likely_typo(draft.category, list(bank.categories))
     change = authoring.add_question(
@@ -145,7 +156,7 @@ def _fill_in(draft: _Draft, categories: list[str], *, interactive: bool) -> None
             raise UsageError("--prompt is required (or run interactively)")
         draft.prompt = _ask("Prompt")
     if draft.key_points is None and interactive:
-        draft.key_points = _ask_list("Key points ('text | alias | alias')")
+        draft.key_points = _ask_key_points()
         draft.pitfalls = draft.pitfalls or _ask_list("Pitfalls: known wrong claims")
         draft.tags = draft.tags or [
             t.strip() for t in _ask("Tags (comma-separated)", "").split(",") if t.strip()
@@ -155,6 +166,35 @@ def _fill_in(draft: _Draft, categories: list[str], *, interactive: bool) -> None
         draft.target_seconds = _ask_valid(
             "Target seconds", draft.target_seconds, lambda v: _int_in(v, 1, 24 * 3600)
         )
+
+
+def _ask_key_points() -> list[str]:
+    """Each key point, then other ways to say it: the grader knows only the words it is given."""
+    typer.echo("Key points, one at a time (empty line to finish):")
+    points: list[str] = []
+    while True:
+        text = typer.prompt(f"  {len(points) + 1}", default="", show_default=False, prompt_suffix=". ")
+        if not text.strip():
+            return points
+        aliases = _ask_list("     Other ways to say it, as you would in an answer", finish="go on")
+        points.append(" | ".join([text.strip(), *aliases]))
+
+
+def _with_aliases(points: list[str], aliases: list[str]) -> list[str]:
+    """The key points ('text | alias') with each --alias 'N: text' added to point N."""
+    points = list(points)
+    for item in aliases:
+        number, colon, text = item.partition(":")
+        if not colon or not number.strip().isdigit() or not text.strip():
+            raise UsageError(
+                f"--alias {item!r}: write 'N: text', N the number of the key point (1 for the first)"
+            )
+        n = int(number)
+        if not 1 <= n <= len(points):
+            have = f"key points 1 to {len(points)}" if points else "no key points"
+            raise UsageError(f"--alias {item!r}: the question has {have}")
+        points[n - 1] += " | " + text.strip()
+    return points
 
 
 def _check_follow_ups(follow_ups: list[str], ids: list[str]) -> None:
@@ -198,8 +238,8 @@ def _ask(label: str, default: str | None = None) -> str:
     return typer.prompt(label, default=default, show_default=default is not None)
 
 
-def _ask_list(label: str) -> list[str]:
-    typer.echo(f"{label} (one per line, empty line to finish):")
+def _ask_list(label: str, finish: str = "finish") -> list[str]:
+    typer.echo(f"{label} (one per line, empty line to {finish}):")
     items = []
     while True:
         line = typer.prompt("", default="", show_default=False, prompt_suffix="  > ")

@@ -133,7 +133,7 @@ def drill(
         if as_json:
             emit_json(session.finish().to_dict())
         return
-    summary = Drill(session, started.queue, ui).run()
+    summary = Drill(session, started.queue, ui, _teacher(app, started)).run()
     ui.out.print()
     ui.out.print(summary_table(summary, detailed=mode is DrillMode.mock))
     if as_json:
@@ -141,6 +141,27 @@ def drill(
     started.store.close()
     if summary.interrupted:
         raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _teacher(app: AppContext, started):  # type: ignore[no-untyped-def]
+    """How `t` in this drill teaches: into the bank, if it can be written and the user agrees."""
+    from prep import clock, config
+    from prep.errors import UsageError
+    from prep.review.teaching import DrillTeacher
+
+    try:
+        location, refusal = app.writable_bank_location(), ""
+    except UsageError as error:
+        location, refusal = None, f"{error.message} ({error.hint})" if error.hint else error.message
+    path = app.schedule_files.config
+    return DrillTeacher(
+        location=location,
+        writes_bank=started.settings.teach_writes_bank,
+        remember=lambda choice: config.remember(path, "teach_writes_bank", choice),
+        store=started.store if started.session.can_keep else None,
+        clock=clock.now,
+        refusal=refusal,
+    )
 
 
 def _edit_during_drill(app: AppContext, session, question) -> str:  # type: ignore[no-untyped-def]

@@ -90,7 +90,12 @@ def grade(
 
     stored = bank.answers.get(question.id)
     console().print(
-        grade_report(result.grade, answer_text=None, answer_source=stored.source if stored else "own")
+        grade_report(
+            result.grade,
+            answer_text=None,
+            answer_source=stored.source if stored else "own",
+            teach_hint=f"`prep teach {question.id} --point N` teaches it",
+        )
     )
     typer.echo(f"suggested rating: {result.grade.rating}")
 

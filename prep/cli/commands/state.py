@@ -114,6 +114,11 @@ def import_(
                 if report.practice_added or report.practice_present
                 else ""
             )
+            + (
+                f"; teachings: {report.teachings_added} added, {report.teachings_present} already present"
+                if report.teachings_added or report.teachings_present
+                else ""
+            )
         )
 
 
@@ -136,7 +141,7 @@ def prune(
 
     app: AppContext = ctx.obj
     keep = set(app.bank().questions)
-    nothing = {"questions": 0, "reviews": 0, "cards": 0, "practice": 0}
+    nothing = {"questions": 0, "reviews": 0, "cards": 0, "practice": 0, "teachings": 0}
     with app.store(write=False) as store:
         gone = orphans(store, keep, unassigned=unassigned)
         if not gone:
@@ -164,4 +169,5 @@ def prune(
         typer.echo(
             f"pruned {counted(result['questions'], 'question')}: {counted(result['reviews'], 'review')}, "
             f"{counted(result['cards'], 'card')}, {counted(result['practice'], 'practice answer')}"
+            + (f", {counted(result['teachings'], 'teaching')}" if result["teachings"] else "")
         )

@@ -28,7 +28,8 @@ def stats(
     if as_json:
         emit_json(data)
         return
-    from prep.cli.render import console, stats_view
+    from prep.cli.render import console
+    from prep.cli.render_stats import stats_view
 
     out = console()
     out.print(stats_view(data, width=out.width))

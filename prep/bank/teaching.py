@@ -1,0 +1,73 @@
+"""Writing taught phrasings into the bank: one more item under a key point's `taught:` list,
+every other byte of the file as it was, the whole bank validated before the atomic write."""
+
+from __future__ import annotations
+
+import yaml
+
+from prep.bank.authoring import Change, read_source, validate_texts
+from prep.bank.loaded import Bank
+from prep.bank.yamlsplice import (
+    Edit,
+    EditError,
+    add_block_list,
+    apply,
+    items_by,
+    line_start,
+    mapping_value,
+    next_line,
+    scalar,
+    set_entries,
+)
+from prep.files import write_files
+from prep.paths import BankLocation
+
+
+def add_taught(
+    location: BankLocation, bank: Bank, question_id: str, phrasings: dict[int, str]
+) -> tuple[Change, Bank]:
+    """Add each phrasing to the `taught` list of key point N (1-based) of the question; the
+    change, and the bank as it now is."""
+    bank.question(question_id)
+    path = bank.question_origin[question_id].file
+    text = read_source(path)
+    for point, phrasing in sorted(phrasings.items()):  # one edit at a time: each re-reads the text
+        node = items_by(text, "questions", "id")[question_id]
+        points = mapping_value(node, "key_points")
+        if not isinstance(points, yaml.SequenceNode) or not 1 <= point <= len(points.value):
+            raise EditError(f"{question_id}: no key point {point} in the file")
+        text = apply(text, _taught_edits(text, points, points.value[point - 1], phrasing))
+    written = validate_texts(location, {path: text})
+    write_files({path: text})
+    taught = {str(k): v for k, v in sorted(phrasings.items())}
+    return Change(question_id, [path], [], {"taught": taught}), written
+
+
+def _taught_edits(text: str, points: yaml.SequenceNode, point: yaml.Node, phrasing: str) -> list[Edit]:
+    start, end = point.start_mark.index, point.end_mark.index
+    if isinstance(point, yaml.ScalarNode):  # "- the claim": becomes "- text: the claim" + taught
+        written = text[start:end]
+        if points.flow_style:
+            return [Edit(start, end, f"{{text: {written}, taught: [{scalar(phrasing)}]}}")]
+        # A comment after the claim stays on its line; the taught list goes below it.
+        pad = " " * point.start_mark.column
+        at = next_line(text, end)
+        newline = "" if text[at - 1 : at] == "\n" else "\n"  # the file's last line may have none
+        lines = f"{newline}{pad}taught:\n{pad}  - {scalar(phrasing)}\n"
+        return [Edit(start, start, "text: "), Edit(at, at, lines)]
+    if not isinstance(point, yaml.MappingNode):
+        raise EditError("a key point is neither a text nor a mapping")
+    taught = mapping_value(point, "taught")
+    if taught is None:
+        if point.flow_style:
+            return set_entries(text, point, {"taught": [phrasing]})
+        return [add_block_list(text, point, "taught", [phrasing])]
+    if not isinstance(taught, yaml.SequenceNode):
+        raise EditError("a key point's taught entry is not a list")
+    if taught.flow_style or not taught.value:
+        end = taught.end_mark.index - 1  # before "]"
+        return [Edit(end, end, (", " if taught.value else "") + scalar(phrasing))]
+    last = taught.value[-1]
+    at = next_line(text, last.end_mark.index)
+    prefix = text[line_start(text, last.start_mark.index) : last.start_mark.index]  # "      - "
+    return [Edit(at, at, prefix + scalar(phrasing) + "\n")]

@@ -1,0 +1,80 @@
+"""`prep teach`: add the words of an answer to the key points the grader did not find in it."""
+
+import sys
+from typing import Annotated
+
+import typer
+
+from prep.cli.context import AppContext
+from prep.cli.options import QuestionArgument, option
+from prep.cli.plain import emit_json, read_stdin_text
+from prep.errors import StateError
+
+Points = Annotated[
+    list[int],
+    option(
+        "--point",
+        metavar="N",
+        min=1,
+        help="A key point the answer says, numbered as `prep show` prints them (repeat for several).",
+    ),
+]
+AnswerText = Annotated[
+    str | None,
+    option(
+        "--answer",
+        "-a",
+        metavar="TEXT",
+        help="The answer to teach from. Without it, read from standard input.",
+    ),
+]
+TeachJson = Annotated[
+    bool, typer.Option("--json", help="Print {question, taught, score_before, score_after} as JSON.")
+]
+
+
+def teach(
+    ctx: typer.Context,
+    question_id: QuestionArgument,
+    points: Points,
+    answer: AnswerText = None,
+    as_json: TeachJson = False,
+) -> None:
+    """Teach the grader your words: add the part of an answer that says each key point as a phrasing.
+
+    For each --point, the clause of the answer that best says it is added under that key point's
+    `taught:` list in the bank's YAML; nothing else in the file changes. A span that also says one
+    of the question's pitfalls, or has fewer than two content words, is refused and nothing is
+    written. `t` in a drill does the same from the answer just typed.
+    """
+    from prep import clock
+    from prep.review.teaching import teach as teach_answer
+
+    app: AppContext = ctx.obj
+    location, bank, question = app.writable_question(question_id)
+    if answer is None:
+        if sys.stdin.isatty():
+            typer.echo(f"{question.prompt}\n(type the answer to teach from; end with Ctrl-D)", err=True)
+        answer = read_stdin_text()
+    try:
+        store = app.store()
+    except StateError as error:  # the lesson goes to the bank all the same; stats will not count it
+        typer.echo(f"prep: note: {error.message}: this teaching is not logged for `prep stats`", err=True)
+        store = None
+    try:
+        taught = teach_answer(
+            location, bank, question.id, answer, points, store=store, now=clock.now(), via="command"
+        )
+    finally:
+        if store is not None:
+            store.close()
+    if as_json:
+        emit_json(taught.to_dict())
+        return
+    for lesson in taught.lessons:
+        state = "already a phrasing of" if lesson.known else "taught to"
+        typer.echo(f"{state} key point {lesson.point}: {lesson.phrasing!r}")
+    typer.echo(
+        f"{question.id}: this answer scores {taught.score_before} before, {taught.score_after} after "
+        f"({taught.verdict_after})"
+    )

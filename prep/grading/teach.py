@@ -1,0 +1,117 @@
+"""Teaching the grader the user's own words: the part of an answer that says a key point.
+
+Pure: a question and an answer in, the phrasings to add out. The span is a clause or a short
+sentence of the answer, never all of it, and never one that also says one of the question's
+known wrong claims: teaching must not weaken the guard against wrong answers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from prep.bank.schema import Claim, Question
+from prep.errors import UsageError
+from prep.grading.grade import with_core
+from prep.grading.matcher import Matcher
+from prep.grading.settings import DEFAULT_SETTINGS, Settings
+from prep.text import CLAUSE_BREAK, phrase_keys, sentences, word_count
+
+MAX_SPAN_WORDS = 25  # a taught phrasing is a claim, not a paragraph
+_LEADING = re.compile(r"^(?:and|so|then|also|which|that|this|because|since|or)\b[\s,]*", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Lesson:
+    point: int  # 1-based, as `prep show` numbers the key points
+    phrasing: str
+    known: bool = False  # the key point already has this phrasing: nothing to add
+
+
+def lessons(
+    question: Question, answer: str, points: Iterable[int], settings: Settings = DEFAULT_SETTINGS
+) -> list[Lesson]:
+    """For each key point (1-based), the span of *answer* that best says it. Raises UsageError,
+    naming the point, when the answer is empty, a number is out of range, or a span is too
+    short to be a claim or says one of the question's pitfalls."""
+    if not answer.strip():
+        raise UsageError("the answer is empty: there is nothing to teach from")
+    numbers = list(dict.fromkeys(points))
+    count = len(question.key_points)
+    for n in numbers:
+        if not 1 <= n <= count:
+            raise UsageError(f"--point {n}: {question.id} has key points 1 to {count}")
+    taken: set[str] = set()
+    found = []
+    for n in numbers:
+        span = best_span(question, answer, n - 1, taken)
+        _check(question, n, span, settings)
+        taken.add(span)
+        found.append(Lesson(n, span, known=_knows(question.key_points[n - 1], span)))
+    return found
+
+
+def candidate_spans(answer: str) -> list[str]:
+    """The clauses of the answer, and its sentences short enough to be one claim."""
+    found: list[str] = []
+    for sentence in sentences(answer):
+        parts = [p for p in CLAUSE_BREAK.split(sentence) if p and p.strip()]
+        for part in [*parts, sentence] if len(parts) > 1 else [sentence]:
+            cleaned = _LEADING.sub("", part.strip().strip(".;:,!?").strip())
+            if cleaned and word_count(cleaned) <= MAX_SPAN_WORDS and cleaned not in found:
+                found.append(cleaned)
+    return found
+
+
+def best_span(question: Question, answer: str, index: int, taken: set[str] = frozenset()) -> str:  # type: ignore[assignment]
+    """The candidate span that shares the most words with the key point's phrasings and the
+    fewest with the other key points', then the shortest; spans taught to other points this
+    time are left to them."""
+    own = {k for p in question.key_points[index].phrasings for k in phrase_keys(p)[0]}
+    others = {k for i, c in enumerate(question.key_points) if i != index for p in c.phrasings
+              for k in phrase_keys(p)[0]} - own  # fmt: skip
+    candidates = [c for c in candidate_spans(answer) if c not in taken] or candidate_spans(answer)
+    if not candidates:
+        raise UsageError("the answer has no clause short enough to teach")
+
+    def fit(span: str) -> tuple[int, int, int]:
+        keys = set(phrase_keys(span)[0])
+        return len(keys & own), -len(keys & others), -word_count(span)
+
+    return max(candidates, key=fit)
+
+
+def _check(question: Question, point: int, span: str, settings: Settings) -> None:
+    if len(phrase_keys(span)[0]) < 2:
+        raise UsageError(f"key point {point}: {span!r} has fewer than two content words; nothing was taught")
+    pitfalls = [with_core(c) for c in question.pitfalls]
+    if not pitfalls:
+        return
+    matcher = Matcher(span, question.prompt, settings)
+    wrong = [p for c in pitfalls for p in c.phrasings]
+    matcher.prepare(wrong, frozenset(wrong))
+    for pitfall in pitfalls:
+        if matcher.pitfall(pitfall, []) is not None:
+            raise UsageError(
+                f"key point {point}: {span!r} also says a known wrong claim ({pitfall.text!r}); "
+                "nothing was taught"
+            )
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.casefold()))
+
+
+def _knows(claim: Claim, phrasing: str) -> bool:
+    return _norm(phrasing) in {_norm(p) for p in claim.phrasings}
+
+
+def taught_question(question: Question, found: list[Lesson]) -> Question:
+    """The question with the lessons added to its key points (to grade with before writing)."""
+    points = list(question.key_points)
+    for lesson in found:
+        claim = points[lesson.point - 1]
+        if not lesson.known:
+            points[lesson.point - 1] = claim.model_copy(update={"taught": (*claim.taught, lesson.phrasing)})
+    return question.model_copy(update={"key_points": tuple(points)})

@@ -1,0 +1,471 @@
+"""Teaching the grader the user's words: `prep teach`, `t` in a drill, the wording of points the
+grader could not recognise, `prep add` phrasings, the validate warning and the stats it feeds."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import sqlite3
+
+import pytest
+
+from prep.bank.load import load_bank
+from prep.paths import BankLocation
+
+from .conftest import write
+from .test_drill import NOW
+
+# Says all three ZeRO stages, in words none of the key points of zero-stages use for stage 1.
+ZERO = (
+    "ZeRO-1 partitions the Adam moments across data-parallel ranks. ZeRO-2 additionally "
+    "partitions the gradients. ZeRO-3 partitions the weights as well."
+)
+SCALARS = """\
+category: scalars
+title: Key points written as plain text
+questions:
+  - id: dropout  # a comment on the id
+    prompt: What does dropout do during training?
+    key_points:
+      - randomly zeroes activations   # the first point
+      - acts as a regularizer against overfitting
+      - is disabled at inference time
+    pitfalls:
+      - dropout is applied at inference too
+"""
+
+
+def _file(bank_dir):
+    return bank_dir / "questions" / "parallelism.yaml"
+
+
+def _added_lines(before: str, after: str) -> list[str]:
+    """The lines the change inserted; fails if it removed or changed any line."""
+    diff = list(difflib.ndiff(before.splitlines(keepends=True), after.splitlines(keepends=True)))
+    assert not [d for d in diff if d.startswith("- ")], "".join(diff)
+    return [d[2:] for d in diff if d.startswith("+ ")]
+
+
+def _key_point(bank_dir, question_id, number):
+    return load_bank(BankLocation(bank_dir, "option")).questions[question_id].key_points[number - 1]
+
+
+def test_teach_adds_the_span_that_says_the_point_and_every_other_byte_stays(run, bank_dir):
+    before = _file(bank_dir).read_text()
+    result = run("teach", "zero-stages", "--point", "1", "--answer", ZERO, "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["question"] == "zero-stages"
+    assert report["taught"] == [
+        {"point": 1, "alias": "ZeRO-1 partitions the Adam moments across data-parallel ranks"}
+    ]
+    assert report["score_before"] < report["score_after"] == 100
+    after = _file(bank_dir).read_text()
+    assert _added_lines(before, after) == [
+        "        taught:\n",
+        "          - ZeRO-1 partitions the Adam moments across data-parallel ranks\n",
+    ]
+    # Inserted right under the key point it teaches.
+    assert after.index("taught:") > after.index("stage 1 shards the optimizer states")
+    assert after.index("taught:") < after.index("stage 2 also shards the gradients")
+    point = _key_point(bank_dir, "zero-stages", 1)
+    assert point.taught == ("ZeRO-1 partitions the Adam moments across data-parallel ranks",)
+    assert run("grade", "zero-stages", "--answer", ZERO, "--json").exit_code == 0
+
+
+def test_a_second_teaching_is_one_more_line_of_the_same_list(run, bank_dir):
+    run("teach", "zero-stages", "--point", "3", "--answer", "ZeRO-3 partitions the weights as well.")
+    before = _file(bank_dir).read_text()
+    result = run(
+        "teach", "zero-stages", "--point", "3", "--answer", "Stage three splits the parameters themselves."
+    )
+    assert result.exit_code == 0, result.output
+    assert _added_lines(before, _file(bank_dir).read_text()) == [
+        "          - Stage three splits the parameters themselves\n"
+    ]
+
+
+def test_teach_makes_a_plain_key_point_a_mapping_keeping_its_comment(run, bank_dir):
+    path = write(bank_dir / "questions" / "scalars.yaml", SCALARS)
+    answer = "It turns off a random subset of neurons at every training step."
+    result = run("teach", "dropout", "--point", "1", "--answer", answer)
+    assert result.exit_code == 0, result.output
+    text = path.read_text()
+    assert "  - id: dropout  # a comment on the id\n" in text
+    assert (
+        "      - text: randomly zeroes activations   # the first point\n"
+        "        taught:\n"
+        "          - It turns off a random subset of neurons at every training step\n"
+        "      - acts as a regularizer against overfitting\n"
+    ) in text
+    assert run("validate").exit_code == 0
+
+
+def test_the_answer_can_come_from_standard_input(run, bank_dir):
+    result = run("teach", "zero-stages", "--point", "1", "--json", input=ZERO)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["taught"][0]["point"] == 1
+
+
+def test_a_phrasing_already_there_is_not_added_twice(run, bank_dir):
+    run("teach", "zero-stages", "--point", "1", "--answer", ZERO)
+    before = _file(bank_dir).read_bytes()
+    result = run("teach", "zero-stages", "--point", "1", "--answer", ZERO.upper(), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["taught"] == []
+    assert _file(bank_dir).read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["zero-stages", "--point", "4", "--answer", ZERO], "--point 4: zero-stages has key points 1 to 3"),
+        (["zero-stages", "--point", "1", "--answer", "   "], "the answer is empty"),
+        (["zero-stages", "--point", "1", "--answer", "yes."], "fewer than two content words"),
+        (["no-such-id", "--point", "1", "--answer", ZERO], "no question with id 'no-such-id'"),
+        (
+            ["dp-vs-mp", "--point", "4", "--answer", "Data parallelism splits the model across GPUs."],
+            "also says a known wrong claim",
+        ),
+    ],
+)
+def test_refusals_are_one_line_exit_1_and_write_nothing(run, bank_dir, state_file, args, message):
+    before = {f: f.read_bytes() for f in bank_dir.rglob("*.yaml")}
+    result = run("teach", *args)
+    assert result.exit_code == 1
+    assert message in result.stderr and len(result.stderr.splitlines()) <= 2  # the error, and a hint
+    assert "Traceback" not in result.output
+    assert {f: f.read_bytes() for f in bank_dir.rglob("*.yaml")} == before
+    if state_file.exists():
+        assert sqlite3.connect(state_file).execute("SELECT COUNT(*) FROM teachings").fetchone() == (0,)
+
+
+def test_the_bundled_bank_is_refused_with_the_way_out(bank_dir, state_file, monkeypatch):
+    from typer.testing import CliRunner
+
+    from prep.cli.app import app
+
+    monkeypatch.setattr(BankLocation, "installed", property(lambda self: True))
+    result = CliRunner().invoke(
+        app,
+        [
+            "--bank",
+            str(bank_dir),
+            "--state",
+            str(state_file),
+            "teach",
+            "zero-stages",
+            "--point",
+            "1",
+            "-a",
+            ZERO,
+        ],
+    )
+    assert result.exit_code == 1
+    assert "bundled bank" in result.stderr and "prep init" in result.stderr
+
+
+def test_show_marks_the_taught_phrasings(run):
+    run("teach", "zero-stages", "--point", "1", "--answer", ZERO)
+    shown = run("show", "zero-stages").output
+    assert "stage 1 shards the optimizer states  (+1 taught phrasing)" in shown
+    with_aliases = run("show", "zero-stages", "--aliases").output
+    assert "taught: ZeRO-1 partitions the Adam moments across data-parallel ranks" in with_aliases
+
+
+def test_points_the_grader_could_not_recognise_read_not_recognised_and_do_not_make_it_again(run):
+    # A correct answer in other words: no key point of zero-stages has more than its text.
+    answer = "Optimizer memory goes first, then what backward produces, then everything the forward reads."
+    result = run("grade", "zero-stages", "--answer", answer)
+    assert "not recognised: only its text to go by" in result.output and "missed" not in result.output
+    assert "prep teach zero-stages --point N" in result.output
+    graded = json.loads(run("grade", "zero-stages", "--answer", answer, "--json").output)
+    assert graded["verdict"] == "fail" and graded["rating"] == "hard"
+    # A point with aliases that was not found is still missed.
+    missed = run("grade", "dp-vs-mp", "--answer", "Model parallelism splits the model across GPUs.").output
+    assert "missed" in missed
+
+
+# --- `prep add` and `prep validate` --------------------------------------------------------------
+
+
+def test_add_takes_aliases_by_key_point_number(run, bank_dir):
+    result = run(
+        "add", "-c", "parallelism", "-p", "Why shard optimizer state?",
+        "-K", "optimizer state dominates memory", "-K", "sharding removes redundancy",
+        "--alias", "1: Adam keeps two moments per parameter", "--alias", "2:no rank keeps a full copy",
+        "--alias", "1: the optimizer holds most bytes", "--json",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    question = load_bank(BankLocation(bank_dir, "option")).questions[json.loads(result.output)["id"]]
+    assert question.key_points[0].aliases == (
+        "Adam keeps two moments per parameter",
+        "the optimizer holds most bytes",
+    )
+    assert question.key_points[1].aliases == ("no rank keeps a full copy",)
+
+
+@pytest.mark.parametrize(
+    ("alias", "message"),
+    [("3: x", "the question has key points 1 to 1"), ("x", "write 'N: text'"), ("1:  ", "write 'N: text'")],
+)
+def test_add_refuses_a_bad_alias_and_writes_nothing(run, bank_dir, alias, message):
+    before = _file(bank_dir).read_bytes()
+    result = run("add", "-c", "parallelism", "-p", "Why shard?", "-K", "memory", "--alias", alias)
+    assert result.exit_code == 1 and message in result.stderr
+    assert _file(bank_dir).read_bytes() == before
+
+
+def test_validate_warns_once_per_question_about_single_phrasing_key_points(run, bank_dir):
+    result = run("validate")
+    assert result.exit_code == 0
+    warnings = [line for line in result.output.splitlines() if "one phrasing" in line]
+    assert len(warnings) == 1
+    assert warnings[0].endswith(
+        "parallelism.yaml:37:1: zero-stages: key points 1, 2 and 3 are graded on one phrasing; "
+        "add aliases or teach it from a drill (`t`)"
+    )
+    data = json.loads(run("validate", "--json").output)
+    assert data["ok"] is True
+    assert [w["message"] for w in data["warnings"] if "one phrasing" in w["message"]] == [
+        "zero-stages: key points 1, 2 and 3 are graded on one phrasing; "
+        "add aliases or teach it from a drill (`t`)"
+    ]
+    run("teach", "zero-stages", "--point", "1", "--point", "2", "--point", "3", "--answer", ZERO)
+    assert "one phrasing" not in run("validate").output
+
+
+# --- export and import -------------------------------------------------------------------------
+
+
+def test_teachings_travel_with_a_state_export(run, tmp_path, bank_dir):
+    run("teach", "zero-stages", "--point", "1", "--answer", ZERO)
+    exported = run("state", "export").output
+    teaching = [json.loads(line) for line in exported.splitlines() if '"type": "teaching"' in line]
+    assert [(t["question_id"], t["point"], t["via"]) for t in teaching] == [("zero-stages", 1, "command")]
+    dump = tmp_path / "dump.jsonl"
+    dump.write_text(exported)
+    other = tmp_path / "other.sqlite3"
+    from typer.testing import CliRunner
+
+    from prep.cli.app import app
+
+    base = ["--bank", str(bank_dir), "--state", str(other), "state"]
+    first = json.loads(CliRunner().invoke(app, [*base, "import", str(dump), "--json"]).output)
+    assert (first["teachings_added"], first["teachings_present"]) == (1, 0)
+    again = json.loads(CliRunner().invoke(app, [*base, "import", str(dump), "--json"]).output)
+    assert (again["teachings_added"], again["teachings_present"]) == (0, 1)
+    assert CliRunner().invoke(app, [*base, "export"]).output == exported
+
+
+def test_a_bank_without_the_teachings_table_is_migrated(tmp_path):
+    from prep.state.store import Store
+
+    with Store(tmp_path / "s.sqlite3", bank="b") as store:
+        assert store.overrides() == {} and store.taught_questions() == set()
+
+
+# --- `t` in a drill ------------------------------------------------------------------------------
+
+DROPOUT_ANSWER = (
+    "It turns off a random subset of neurons at every training step. This reduces overfitting. "
+    "At test time all units are kept."
+)
+NEXT_WEEK = {"PREP_NOW": "2026-03-09T09:00:00+00:00"}
+
+
+@pytest.fixture
+def scalars(bank_dir):
+    return write(bank_dir / "questions" / "scalars.yaml", SCALARS)
+
+
+def _config(isolated_home, extra: str = "") -> None:
+    (isolated_home / "config.toml").write_text("[drill]\nfuzz = false\n" + extra)
+
+
+def _review_rows(state_file):
+    db = sqlite3.connect(state_file)
+    return db.execute(
+        "SELECT question_id, rating, suggested, verdict, ticked FROM reviews ORDER BY id"
+    ).fetchall()
+
+
+def test_t_in_a_scripted_drill_rescores_from_the_ticks_and_teaches_the_bank(
+    run, scalars, state_file, isolated_home
+):
+    _config(isolated_home, "teach_writes_bank = true\n")
+    before = scalars.read_text()
+    result = run("drill", "-c", "scalars", input=DROPOUT_ANSWER + "\n\nt 1 3\n\n", env=NOW)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "1. [ ] randomly zeroes activations" in out  # listed, numbered, with the grader's ticks
+    assert "your ticks: 2 of 3 key points, partial; suggested hard" in out
+    assert "taught key point 1: “It turns off a random subset of neurons at every training step”" in out
+    assert "taught key point 3: “At test time all units are kept”" in out
+    # The log keeps the grader's own verdict and suggestion, the user's ticks and the final rating.
+    assert _review_rows(state_file) == [("dropout", 2, 2, "fail", "[1, 3]")]
+    assert scalars.read_text() == before.replace(
+        "      - randomly zeroes activations   # the first point\n",
+        "      - text: randomly zeroes activations   # the first point\n"
+        "        taught:\n"
+        "          - It turns off a random subset of neurons at every training step\n",
+    ).replace(
+        "      - is disabled at inference time\n",
+        "      - text: is disabled at inference time\n"
+        "        taught:\n"
+        "          - At test time all units are kept\n",
+    )
+    taught = sqlite3.connect(state_file).execute("SELECT question_id, point, via FROM teachings").fetchall()
+    assert taught == [("dropout", 1, "drill"), ("dropout", 3, "drill")]
+    regraded = json.loads(run("grade", "dropout", "--answer", DROPOUT_ANSWER, "--json").output)
+    assert len(regraded["matched"]) == 2
+
+
+def test_a_scripted_drill_does_not_write_the_bank_unless_the_config_says_so(
+    run, scalars, state_file, isolated_home
+):
+    before = scalars.read_bytes()
+    result = run("drill", "-c", "scalars", input=DROPOUT_ANSWER + "\n\nt 1\n3\n", env=NOW)
+    assert result.exit_code == 0, result.output
+    assert "not taught: set teach_writes_bank = true under [drill] in the config" in result.output
+    assert scalars.read_bytes() == before
+    assert _review_rows(state_file) == [("dropout", 3, 2, "fail", "[1]")]
+    _config(isolated_home, "teach_writes_bank = false\n")
+    result = run("drill", "-c", "scalars", "--cram", input=DROPOUT_ANSWER + "\n\nt 1\n3\n", env=NOW)
+    assert "not taught (teach_writes_bank = false in the config)" in result.output
+    assert scalars.read_bytes() == before
+
+
+def test_t_on_the_bundled_bank_rescores_and_says_why_nothing_was_taught(
+    run, scalars, monkeypatch, isolated_home
+):
+    _config(isolated_home, "teach_writes_bank = true\n")
+    monkeypatch.setattr(BankLocation, "installed", property(lambda self: True))
+    before = scalars.read_bytes()
+    result = run("drill", "-c", "scalars", input=DROPOUT_ANSWER + "\n\nt 1 2 3\n\n", env=NOW)
+    assert result.exit_code == 0, result.output
+    assert "your ticks: 3 of 3 key points, pass; suggested good" in result.output
+    assert "not taught: the bundled bank is part of the installed package" in result.output
+    assert scalars.read_bytes() == before
+
+
+def test_a_number_out_of_range_in_a_scripted_t_is_named(run, scalars):
+    result = run("drill", "-c", "scalars", input=DROPOUT_ANSWER + "\n\nt 9 x\n3\n", env=NOW)
+    assert "no key point '9': the points are numbered 1 to 3" in result.output
+    assert "no key point 'x'" in result.output
+
+
+def test_stats_show_how_often_the_grader_was_overridden_before_and_after_teaching(
+    run, scalars, state_file, isolated_home
+):
+    _config(isolated_home, "teach_writes_bank = true\n")
+    run(
+        "drill", "-c", "scalars", input=DROPOUT_ANSWER + "\n\nt 1 2 3\n\n", env=NOW
+    )  # overrides: Hard -> Good
+    week = run(
+        "drill", "-c", "scalars", input=DROPOUT_ANSWER + "\n\n\n", env=NEXT_WEEK
+    )  # the taught grader agrees
+    assert week.exit_code == 0, week.output
+    rows = _review_rows(state_file)
+    assert [(r[1], r[2]) for r in rows] == [(3, 2), (3, 3)]
+    data = json.loads(run("stats", "--json", env=NEXT_WEEK).output)
+    scalars_stats = next(c for c in data["categories"] if c["category"] == "scalars")["overrides"]
+    assert scalars_stats == {
+        "rate": 0.5,
+        "graded": 2,
+        "taught_questions": 1,
+        "before_teaching": 1.0,
+        "after_teaching": 0.0,
+        "graded_after_teaching": 1,
+    }
+    shown = run("stats", env=NEXT_WEEK).output
+    assert "overrode" in shown and "100%→0%" in shown
+
+
+def test_the_drill_asks_once_whether_to_write_and_keeps_the_answer(bank_dir, scalars, state_file):
+    from prep.config import SchedulerConfig
+    from prep.grading.grade import grade
+    from prep.review.drill import Choice, Drill
+    from prep.review.queue import QueueItem
+    from prep.review.scheduler import Scheduler
+    from prep.review.session import Session
+    from prep.review.teaching import DrillTeacher
+    from prep.state.store import Store
+
+    from .test_drill_loop import NOW as MOMENT
+    from .test_drill_loop import ScriptedUI
+
+    location = BankLocation(bank_dir, "option")
+    remembered: list[bool] = []
+    with Store(state_file, bank=location.key) as store:
+        session = Session(
+            load_bank(location), store, Scheduler(SchedulerConfig(fuzz=False)), lambda: MOMENT, grader=grade
+        )
+        teacher = DrillTeacher(location, None, remembered.append, store, lambda: MOMENT)
+        ui = ScriptedUI(
+            [DROPOUT_ANSWER, "Optimizer memory goes first, then what backward produces, then the weights."],
+            [Choice("teach"), Choice("rate", "good"), Choice("teach"), Choice("rate", "good")],
+            ticks=[{1}, {1}],
+            confirms=[True],
+        )
+        Drill(session, [QueueItem("dropout", "new"), QueueItem("zero-stages", "new")], ui, teacher).run()
+    assert remembered == [True]
+    assert sum(note.startswith("asked:") for note in ui.notes) == 1
+    assert ui.ticks_shown == [set(), set()]
+    # The grader could not recognise any point (Hard, not Again); the user ticks 1 of 3: a fail.
+    assert ui.suggested == ["hard", "again", "hard", "again"]
+    bank = load_bank(location)
+    assert bank.questions["dropout"].key_points[0].taught
+    assert bank.questions["zero-stages"].key_points[0].taught == ("Optimizer memory goes first",)
+
+
+def test_remembering_a_choice_keeps_every_other_line_of_the_config(tmp_path):
+    from prep import config
+
+    path = tmp_path / "config.toml"
+    path.write_text("# my settings\n[drill]\nnew_per_day = 5  # five is plenty\n\n[other]\n")
+    config.remember(path, "teach_writes_bank", True)
+    assert path.read_text() == (
+        "# my settings\n[drill]\nteach_writes_bank = true\nnew_per_day = 5  # five is plenty\n\n[other]\n"
+    )
+    config.remember(path, "teach_writes_bank", False)
+    assert "teach_writes_bank = false\n" in path.read_text() and path.read_text().count("teach_writes") == 1
+    fresh = tmp_path / "new" / "config.toml"
+    config.remember(fresh, "teach_writes_bank", True)
+    assert config.load(fresh).teach_writes_bank is True
+
+
+def test_t_in_a_real_terminal_is_t_the_numbers_and_enter(bank_dir, scalars, state_file, isolated_home):
+    import os
+
+    import pexpect
+
+    from .conftest import spawn_prep
+
+    env = {**os.environ, "PREP_HOME": str(isolated_home), "PREP_NOW": NOW["PREP_NOW"], "NO_COLOR": "1",
+           "TERM": "xterm"}  # fmt: skip
+    child = spawn_prep(bank_dir, state_file, "drill", "-c", "scalars", env=env)
+    try:
+        child.expect("Your answer")
+        child.sendline(DROPOUT_ANSWER)
+        child.sendline("")
+        child.expect("t tick points")
+        # The whole step is t, the numbers of the points covered, and Enter: were any other key
+        # needed, the rating below would never be reached.
+        child.send("t")
+        child.expect("press a number to toggle it")
+        for key in ("1", "3", "\r"):
+            child.send(key)
+        child.expect("asked once")  # the first time only: whether to write to the bank
+        child.send("y")
+        child.expect("taught key point 3")
+        child.expect(r"Enter = hard")
+        child.send("\r")
+        child.expect("Session done.")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+    assert "teach_writes_bank = true" in (isolated_home / "config.toml").read_text()
+    assert "taught:" in scalars.read_text()
+    assert _review_rows(state_file) == [("dropout", 2, 2, "fail", "[1, 3]")]
