@@ -116,3 +116,41 @@ def test_grading_benchmark_timing_only(tmp_path):
     assert "Grading time, floor: one token_set_ratio call" in result.stdout
     assert "5 key points, 1-2 aliases each" in result.stdout
     assert "Labelled attempts" not in result.stdout
+
+
+def test_teaching_benchmark_reports_before_and_after(tmp_path):
+    data = tmp_path / "data"
+    (data / "heldout").mkdir(parents=True)
+    (data / "heldout" / "attempts-small.yaml").write_text(
+        textwrap.dedent("""\
+        - question: dp-vs-mp
+          kind: concise-correct
+          label: pass
+          answer: >-
+            Every GPU keeps the whole network and chews on its own shard of the batch; grads get
+            all-reduced. Splitting the network itself over devices is for nets too big for one card.
+        - question: dp-vs-mp
+          kind: paraphrase
+          label: pass
+          answer: >-
+            Each accelerator holds the whole network and works on its own shard of the batch, then
+            the grads are summed across them. Splitting layers over devices is for nets too big for one.
+        - question: dp-vs-mp
+          kind: long-wrong
+          label: fail
+          answer: Data parallelism splits the model across GPUs to save memory on each one.
+        """),
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "teach.py"), "--data", str(data)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Held-out set, key points cut to their text" in out
+    assert "the taught answer passes after teaching: 1/1" in out
+    assert "other correct answers missed: " in out and " before -> " in out
+    assert "false passes on wrong answers: 0/1 (0.0%) before -> 0/1 (0.0%) after ✓" in out

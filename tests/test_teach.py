@@ -469,3 +469,44 @@ def test_t_in_a_real_terminal_is_t_the_numbers_and_enter(bank_dir, scalars, stat
     assert "teach_writes_bank = true" in (isolated_home / "config.toml").read_text()
     assert "taught:" in scalars.read_text()
     assert _review_rows(state_file) == [("dropout", 2, 2, "fail", "[1, 3]")]
+
+
+# --- how taught phrasings count in grading --------------------------------------------------------
+
+
+def _dropout(taught: dict[int, tuple[str, ...]]):
+    from prep.bank.schema import Claim, Question
+
+    texts = [
+        "randomly zeroes activations",
+        "acts as a regularizer against overfitting",
+        "is disabled at inference time",
+    ]
+    return Question(
+        id="dropout",
+        prompt="What does dropout do during training?",
+        key_points=tuple(Claim(text=t, taught=taught.get(n, ())) for n, t in enumerate(texts, 1)),
+        pitfalls=(Claim(text="dropout is applied at inference too"),),
+    )
+
+
+def test_a_taught_phrasing_finds_the_users_words_without_raising_the_bar():
+    from prep.grading.grade import grade
+
+    plain = _dropout({})
+    taught = _dropout({1: ("turns off a random subset of neurons each step",)})
+    answer = "It turns off a random subset of neurons each step."
+    before, after = grade(plain, None, answer), grade(taught, None, answer)
+    assert [r.text for r in after.matched] == ["randomly zeroes activations"] and not before.matched
+    # The thresholds follow the phrasings written for other people's wordings, not one answer's.
+    assert (after.pass_at, after.partial_at) == (before.pass_at, before.partial_at)
+
+
+def test_a_taught_phrasing_never_outdoes_a_pitfall():
+    from prep.grading.grade import grade
+
+    # Written by hand (prep teach refuses such a span): the taught words are the pitfall's.
+    taught = _dropout({3: ("dropout is applied at inference",)})
+    graded = grade(taught, None, "Dropout is applied at inference too.")
+    assert [p.text for p in graded.pitfalls] == ["dropout is applied at inference too"]
+    assert graded.verdict == "fail"

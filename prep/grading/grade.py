@@ -90,7 +90,8 @@ def grade(
     # the prepared answer is a claim with one phrasing, so the fallback is calibrated the same way.
     scale = phrasing_scale(claims, settings)
     below_partial = settings.partial_score * scale - 1
-    rivals = [p for c in question.key_points for p in c.phrasings]
+    # Teaching never weakens the guard: only the phrasings written in the bank can outdo a pitfall.
+    rivals = [p for c in question.key_points for p in (c.text, *c.aliases)]
     hits = tuple(h for h in (matcher.pitfall(p, rivals) for p in pitfalls) if h is not None)
     # A claim said of the wrong one of the things the key points name.
     unmet = [c for c, r in zip(claims, results) if not r.matched] if mode == "key_points" else []
@@ -217,7 +218,10 @@ def phrasing_scale(claims: list[Claim], settings: Settings) -> float:
     """How much of a correct answer the grader can find in this question, against a question whose
     key points all have the bundled bank's phrasings (1.0 for those: they grade as they always did)."""
     full = recognised(settings.full_phrasings, settings)
-    return sum(recognised(len(c.phrasings), settings) for c in claims) / len(claims) / full
+    # Taught phrasings do not count: each is one answer's wording, which finds that user's answers
+    # again but hardly anyone else's, where aliases are written to cover other wordings.
+    written = [len(c.phrasings) - len(c.taught) for c in claims]
+    return sum(recognised(k, settings) for k in written) / len(claims) / full
 
 
 def _verdict(

@@ -45,6 +45,9 @@ class PointResult:
     phrasings: int = 0  # how many ways of saying it the grader had (1: its text alone)
 
 
+VERBATIM = 0.95  # a taught phrasing found this fully is the user's own words, said again
+
+
 class Matcher:
     """One attempt, compared against many short claims with a single similarity matrix.
 
@@ -331,7 +334,12 @@ class Matcher:
             if value * 100 <= score or value == 0:
                 continue  # another phrasing already did better
             if subject is not None:
+                free = value, w
                 value, w = self._best_window_of(phrasing, subject, score)
+                if phrasing in claim.taught and free[0] >= VERBATIM and (w is None or value < free[0]):
+                    # The user's own words for this point, said again as they taught them: whatever
+                    # the sentence around them seems to be about.
+                    value, w = free
                 if w is None:
                     continue
             score, chosen, window = round(value * 100, 1), phrasing, w

@@ -8,12 +8,12 @@ known wrong claims: teaching must not weaken the guard against wrong answers.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from prep.bank.schema import Claim, Question
 from prep.errors import UsageError
-from prep.grading.grade import with_core
+from prep.grading.grade import grade, with_core
 from prep.grading.matcher import Matcher
 from prep.grading.settings import DEFAULT_SETTINGS, Settings
 from prep.text import CLAUSE_BREAK, phrase_keys, sentences, word_count
@@ -35,6 +35,18 @@ def lessons(
     """For each key point (1-based), the span of *answer* that best says it. Raises UsageError,
     naming the point, when the answer is empty, a number is out of range, or a span is too
     short to be a claim or says one of the question's pitfalls."""
+    found = try_lessons(question, answer, points, settings)
+    for item in found:
+        if isinstance(item, UsageError):
+            raise item
+    return found  # type: ignore[return-value]
+
+
+def try_lessons(
+    question: Question, answer: str, points: Iterable[int], settings: Settings = DEFAULT_SETTINGS
+) -> list[Lesson | UsageError]:
+    """As ``lessons``, but a point that cannot be taught from this answer gets its refusal in
+    the list instead of stopping the others (a drill teaches what it can)."""
     if not answer.strip():
         raise UsageError("the answer is empty: there is nothing to teach from")
     numbers = list(dict.fromkeys(points))
@@ -42,11 +54,22 @@ def lessons(
     for n in numbers:
         if not 1 <= n <= count:
             raise UsageError(f"--point {n}: {question.id} has key points 1 to {count}")
+    # What the grader already credits to the other key points is theirs: not a span to teach.
+    graded = grade(question, None, answer, settings=settings)
+    claimed = [
+        r.span
+        for r in graded.matched
+        if r.span and r.text not in {question.key_points[n - 1].text for n in numbers}
+    ]
     taken: set[str] = set()
-    found = []
+    found: list[Lesson | UsageError] = []
     for n in numbers:
-        span = best_span(question, answer, n - 1, taken)
-        _check(question, n, span, settings)
+        try:
+            span = best_span(question, answer, n - 1, taken, claimed)
+            _check(question, n, span, settings)
+        except UsageError as refusal:
+            found.append(refusal)
+            continue
         taken.add(span)
         found.append(Lesson(n, span, known=_knows(question.key_points[n - 1], span)))
     return found
@@ -64,14 +87,25 @@ def candidate_spans(answer: str) -> list[str]:
     return found
 
 
-def best_span(question: Question, answer: str, index: int, taken: set[str] = frozenset()) -> str:  # type: ignore[assignment]
+def best_span(
+    question: Question,
+    answer: str,
+    index: int,
+    taken: Collection[str] = (),
+    claimed: Collection[tuple[int, int]] = (),
+) -> str:
     """The candidate span that shares the most words with the key point's phrasings and the
-    fewest with the other key points', then the shortest; spans taught to other points this
-    time are left to them."""
+    fewest with the other key points', then the shortest. Left to others where another span
+    can be found: spans taught to other points this time (*taken*), and the parts of the
+    answer the grader credits to other key points (*claimed*, character spans)."""
     own = {k for p in question.key_points[index].phrasings for k in phrase_keys(p)[0]}
     others = {k for i, c in enumerate(question.key_points) if i != index for p in c.phrasings
               for k in phrase_keys(p)[0]} - own  # fmt: skip
-    candidates = [c for c in candidate_spans(answer) if c not in taken] or candidate_spans(answer)
+    spans = candidate_spans(answer)
+    claims = [s for s in spans if len(phrase_keys(s)[0]) >= 2] or spans  # too short: refused later
+    free = [s for s in claims if s not in taken]
+    unclaimed = [s for s in free if not _mostly_within(answer, s, claimed)]
+    candidates = unclaimed or free or claims
     if not candidates:
         raise UsageError("the answer has no clause short enough to teach")
 
@@ -80,6 +114,18 @@ def best_span(question: Question, answer: str, index: int, taken: set[str] = fro
         return len(keys & own), -len(keys & others), -word_count(span)
 
     return max(candidates, key=fit)
+
+
+def _mostly_within(answer: str, span: str, claimed: Collection[tuple[int, int]]) -> bool:
+    """Whether two thirds of *span* (where it first occurs in *answer*) lie in *claimed*: a clause
+    that also says another key point may be the words for this one too, a sentence that the
+    other points fill is not."""
+    start = answer.find(span)
+    if start < 0 or not claimed:
+        return False
+    end = start + len(span)
+    inside = sum(max(0, min(end, b) - max(start, a)) for a, b in claimed)
+    return inside * 3 >= 2 * len(span)
 
 
 def _check(question: Question, point: int, span: str, settings: Settings) -> None:

@@ -251,18 +251,20 @@ class Drill:
         return teacher.writes_bank
 
     def _teach(self, turn: _Turn, points: list[int]) -> None:
+        """Teach what can be taught of *points*; a point that cannot be leaves the others."""
         assert self.teacher is not None
-        for point in points:  # one at a time: a point that cannot be taught leaves the others
-            try:
-                taught = self.teacher.teach(self.session.bank, turn.question, turn.answer, [point])
-            except PrepError as error:
-                self.ui.notify(f"not taught: {error.message}")
-                continue
-            self.session.bank = taught.bank
-            turn.taught.add(point)
-            for lesson in taught.lessons:
-                known = " (it already knew it)" if lesson.known else ""
-                self.ui.notify(f"taught key point {lesson.point}: “{lesson.phrasing}”{known}")
+        try:
+            taught = self.teacher.teach(self.session.bank, turn.question, turn.answer, points)
+        except PrepError as error:  # the bank cannot be written, or is no longer valid
+            self.ui.notify(f"not taught: {error.message}")
+            return
+        self.session.bank = taught.bank
+        for lesson in taught.lessons:
+            turn.taught.add(lesson.point)
+            known = " (it already knew it)" if lesson.known else ""
+            self.ui.notify(f"taught key point {lesson.point}: “{lesson.phrasing}”{known}")
+        for refusal in taught.refused:
+            self.ui.notify(f"not taught: {refusal}")
 
     def _follow_up(self, question: Question) -> bool:
         """Offer the first follow-up not yet drilled in this session; drill it next if wanted."""

@@ -10,8 +10,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
 from prep.bank.teaching import add_taught
+from prep.errors import UsageError
 from prep.grading.grade import grade
-from prep.grading.teach import Lesson, lessons, taught_question
+from prep.grading.teach import Lesson, taught_question, try_lessons
 
 if TYPE_CHECKING:
     from prep.bank.loaded import Bank
@@ -30,6 +31,7 @@ class Taught:
     score_after: int
     verdict_after: str
     bank: Bank  # the bank as it now is (the same one when nothing new was written)
+    refused: tuple[str, ...] = ()  # why a point could not be taught (only when not *strict*)
 
     @property
     def added(self) -> list[Lesson]:
@@ -58,12 +60,18 @@ def teach(
     store: Store | None,
     now: datetime,
     via: Literal["drill", "command"],
+    strict: bool = True,
 ) -> Taught:
     """Add the span of *answer* that says each key point (1-based) to that point's taught
-    phrasings, in the bank's YAML, and log each in the state. Raises UsageError, writing
-    nothing, when a point cannot be taught from this answer (see ``lessons``)."""
+    phrasings, in the bank's YAML, and log each in the state. When a point cannot be taught
+    from this answer (see ``lessons``): *strict*, raise UsageError and write nothing; else
+    teach the others and say why in ``refused``."""
     question = bank.question(question_id)
-    found = lessons(question, answer, points)
+    tried = try_lessons(question, answer, points)
+    refusals = [item for item in tried if isinstance(item, UsageError)]
+    if strict and refusals:
+        raise refusals[0]
+    found = [item for item in tried if isinstance(item, Lesson)]
     prepared = bank.answer_text(question.id)
     before = grade(question, prepared, answer)
     after = grade(taught_question(question, found), prepared, answer)
@@ -73,7 +81,8 @@ def teach(
         if store is not None:
             for point, phrasing in new.items():
                 store.log_teaching(question.id, point, phrasing, taught_at=now, via=via)
-    return Taught(question.id, tuple(found), before.score, after.score, after.verdict, bank)
+    refused = tuple(r.message for r in refusals)
+    return Taught(question.id, tuple(found), before.score, after.score, after.verdict, bank, refused)
 
 
 @dataclass
@@ -91,5 +100,13 @@ class DrillTeacher:
     def teach(self, bank: Bank, question: Question, answer: str, points: Iterable[int]) -> Taught:
         assert self.location is not None
         return teach(
-            self.location, bank, question.id, answer, points, store=self.store, now=self.clock(), via="drill"
+            self.location,
+            bank,
+            question.id,
+            answer,
+            points,
+            store=self.store,
+            now=self.clock(),
+            via="drill",
+            strict=False,
         )
