@@ -11,7 +11,6 @@ about one counts only the words said of it. docs/grading.md explains the choices
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -20,6 +19,7 @@ from rapidfuzz.distance import Prefix
 
 from prep.bank.schema import Claim
 from prep.grading.layout import layout_of, range_max_table
+from prep.grading.point import PointResult
 from prep.grading.subjects import FOILS
 from prep.text import (
     CLAUSE_BREAK,
@@ -33,19 +33,7 @@ from prep.text import (
 if TYPE_CHECKING:
     from prep.grading.settings import Settings
 
-
-@dataclass(frozen=True)
-class PointResult:
-    text: str  # the key point (or reference sentence) as written in the bank
-    score: float  # 0-100: how much of it the attempt said
-    matched: bool
-    phrasing: str | None = None  # the text or alias that matched best
-    span: tuple[int, int] | None = None  # character span of the attempt that matched
-    excerpt: str | None = None  # the attempt's words at that span
-    phrasings: int = 0  # how many ways of saying it the grader had (1: its text alone)
-
-
-VERBATIM = 0.95  # a taught phrasing found this fully is the user's own words, said again
+__all__ = ["Matcher", "PointResult"]
 
 
 class Matcher:
@@ -336,7 +324,8 @@ class Matcher:
             if subject is not None:
                 free = value, w
                 value, w = self._best_window_of(phrasing, subject, score)
-                if phrasing in claim.taught and free[0] >= VERBATIM and (w is None or value < free[0]):
+                verbatim = free[0] >= self.settings.taught_verbatim
+                if phrasing in claim.taught and verbatim and (w is None or value < free[0]):
                     # The user's own words for this point, said again as they taught them: whatever
                     # the sentence around them seems to be about.
                     value, w = free

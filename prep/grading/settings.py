@@ -17,6 +17,9 @@ class Settings:
     point_none: float = 0.40  # ... below which the claim gets no credit
     point_matched: float = 0.60  # ... from which the claim is shown as matched
     pitfall_hit: float = 0.80  # a wrong claim must be said almost in full to count
+    # A taught phrasing found this fully is the user's own words, said again: met whatever the
+    # sentence's subject seems to be.
+    taught_verbatim: float = 0.95
     window_factor: float = 2.0  # a claim is looked for in stretches this many times its length
     window_min: int = 12  # ... and at least this many words (short claims get room for a subject)
     pitfall_window_factor: float = 4.0  # a wrong claim is hit even when said with an aside in it
