@@ -304,6 +304,14 @@ def test_t_in_a_scripted_drill_rescores_from_the_ticks_and_teaches_the_bank(
     assert "taught key point 3: “At test time all units are kept”" in out
     # The log keeps the grader's own verdict and suggestion, the user's ticks and the final rating.
     assert _review_rows(state_file) == [("dropout", 2, 2, "fail", "[1, 3]")]
+    [logged] = json.loads(run("history", "dropout", "--json").output)
+    assert (logged["rating"], logged["suggested"], logged["verdict"], logged["ticked"]) == (
+        "hard",
+        "hard",
+        "fail",
+        [1, 3],
+    )
+    assert "(you ticked 1, 3)" in run("history", "dropout").output
     assert scalars.read_text() == before.replace(
         "      - randomly zeroes activations   # the first point\n",
         "      - text: randomly zeroes activations   # the first point\n"

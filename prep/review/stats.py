@@ -242,6 +242,8 @@ def history(store: Store, question_id: str) -> list[dict[str, Any]]:
             "mode": r.mode,
             "answer": r.answer,
             "scheduled": True,
+            "verdict": r.verdict,
+            "ticked": list(r.ticked) if r.ticked is not None else None,
         }
         for r in store.reviews(question_id)
     ]
@@ -255,6 +257,8 @@ def history(store: Store, question_id: str) -> list[dict[str, Any]]:
             "mode": p["mode"],
             "answer": p["answer"],
             "scheduled": False,
+            "verdict": p["verdict"],
+            "ticked": None,
         }
         for p in store.practice(question_id)
     ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
@@ -21,6 +22,8 @@ class Review:
     answer: str | None
     mode: str | None
     content_hash: str | None
+    verdict: str | None = None  # the grader's own verdict
+    ticked: tuple[int, ...] | None = None  # the key points the user ticked instead (`t`), if any
 
 
 def save_card_row(db: sqlite3.Connection, bank: str, card: CardState, content_hash: str | None) -> None:
@@ -69,4 +72,6 @@ def review_of(row: sqlite3.Row) -> Review:
         answer=row["answer"],
         mode=row["mode"],
         content_hash=row["content_hash"],
+        verdict=row["verdict"],
+        ticked=tuple(json.loads(row["ticked"])) if row["ticked"] else None,
     )

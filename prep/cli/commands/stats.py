@@ -79,7 +79,8 @@ def history(
             r["reviewed_at"][:16].replace("T", " "),
             rating,
             r["suggested"] or "—",
-            str(r["score"]) if r["score"] is not None else "—",
+            (str(r["score"]) if r["score"] is not None else "—")
+            + (f" (you ticked {', '.join(map(str, r['ticked']))})" if r.get("ticked") else ""),
             f"{r['elapsed_seconds']:.0f}s" if r["elapsed_seconds"] else "—",
             r["answer"] or "",
         )
