@@ -13,8 +13,10 @@ taught attempt itself passes afterwards (target 100%), correct answers missed (l
 not graded pass) and false passes (labelled fail, graded pass) before and after; the target is
 that false passes rise by at most one attempt on every set.
 
-The held-out, robot-learning and authored sets were written by sessions that never saw the
-grader; the first set is the one its rules were tuned on.
+Every set was written by sessions that never saw the grader. The rules of teaching were chosen
+on the teaching tuning set (half of the questions of the held-out set, with two more correct
+answers and one more wrong one each) and on the grading tuning set; the held-out set (the other
+half, likewise), the authored and the robot-learning sets were only measured.
 """
 
 from __future__ import annotations
@@ -162,15 +164,16 @@ def report(name: str, tally: Tally) -> bool:
 def sets(data: Path) -> list[tuple[str, Bank, list[dict]]]:
     bundled = load_bank(BankLocation(ROOT, "bench"))
     text_only = cut_phrasings(bundled, 0)
+    heldout = load_attempts(data / "heldout")
     found = [
-        ("Held-out set, key points cut to their text", text_only, load_attempts(data / "heldout")),
-        (
-            "Robot-learning set, key points cut to their text",
-            text_only,
-            load_attempts(data / "robot-learning"),
-        ),
-        ("Tuning set, key points cut to their text", text_only, load_attempts(data)),
-    ]
+        ("Held-out set, key points cut to their text", text_only,
+         _with_more(heldout, load_attempts(data / "heldout-teach"))),
+        ("Robot-learning set, key points cut to their text", text_only,
+         load_attempts(data / "robot-learning")),
+        ("Teaching tuning set, key points cut to their text", text_only,
+         _with_more(heldout, load_attempts(data / "teach-tuning"))),
+        ("Grading tuning set, key points cut to their text", text_only, load_attempts(data)),
+    ]  # fmt: skip
     authored = data / "authored"
     if (authored / "questions").is_dir():
         found.insert(
@@ -182,6 +185,13 @@ def sets(data: Path) -> list[tuple[str, Bank, list[dict]]]:
             ),
         )
     return [(name, bank, attempts) for name, bank, attempts in found if attempts]
+
+
+def _with_more(base: list[dict], more: list[dict]) -> list[dict]:
+    """*more* (further correct and wrong answers to some questions), with the attempts of *base*
+    at those same questions."""
+    questions = {a["question"] for a in more}
+    return [a for a in base if a["question"] in questions] + more
 
 
 def main() -> None:

@@ -120,8 +120,8 @@ def test_grading_benchmark_timing_only(tmp_path):
 
 def test_teaching_benchmark_reports_before_and_after(tmp_path):
     data = tmp_path / "data"
-    (data / "heldout").mkdir(parents=True)
-    (data / "heldout" / "attempts-small.yaml").write_text(
+    (data / "heldout-teach").mkdir(parents=True)
+    (data / "heldout-teach" / "attempts-small.yaml").write_text(
         textwrap.dedent("""\
         - question: dp-vs-mp
           kind: concise-correct

@@ -331,6 +331,8 @@ class Matcher:
                     value, w = free
                 if w is None:
                     continue
+            if phrasing in claim.taught and value < self.settings.taught_match:
+                continue  # one answer's own wording counts when it is said again, not in part
             score, chosen, window = round(value * 100, 1), phrasing, w
         if chosen is None:
             return PointResult(claim.text, 0.0, False, phrasings=len(claim.phrasings))

@@ -20,6 +20,9 @@ class Settings:
     # A taught phrasing found this fully is the user's own words, said again: met whatever the
     # sentence's subject seems to be.
     taught_verbatim: float = 0.95
+    # A taught phrasing is one answer's wording: it counts when said again nearly in full (its
+    # words in part are weak evidence, and short ones are met by chance).
+    taught_match: float = 0.70
     window_factor: float = 2.0  # a claim is looked for in stretches this many times its length
     window_min: int = 12  # ... and at least this many words (short claims get room for a subject)
     pitfall_window_factor: float = 4.0  # a wrong claim is hit even when said with an aside in it
