@@ -65,3 +65,18 @@ def test_visual_wins_over_editor_and_a_full_path_is_recognised(run, bank_dir, tm
     result = run("edit", "dp-vs-mp", env={"VISUAL": f"{folder / 'code'} --wait", "EDITOR": "nano"})
     assert result.exit_code == 0, result.output
     assert record.read_text().splitlines() == ["--wait", "-g", f"{origin.file}:{origin.line}"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--target-seconds", "5000"], "prep: --target-seconds: input should be less than or equal to 3600;"),
+        (["-t", " "], "prep: --tag: must not be empty;"),
+    ],
+)
+def test_add_names_the_option_whose_value_the_bank_would_refuse(run, bank_dir, args, message):
+    before = {f: f.read_bytes() for f in bank_dir.rglob("*.yaml")}
+    result = run("add", "-c", "parallelism", "-p", "What is a ring all-reduce?", "-K", "two phases", *args)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [message + " nothing was written"]
+    assert {f: f.read_bytes() for f in bank_dir.rglob("*.yaml")} == before

@@ -135,6 +135,7 @@ def add_question(
         item["pitfalls"] = _claims(list(pitfalls))
     if follow_ups:
         item["follow_ups"] = list(follow_ups)
+    check_new_question(item)
 
     existing = bank.categories.get(category)
     created = []
@@ -161,6 +162,29 @@ def add_question(
     return Change(
         qid, [path], created, {"category": category, "similar_to": most_similar_prompt(bank, prompt)}
     )
+
+
+class FieldRejected(UsageError):
+    """A value given for a new question that the bank would refuse; *field* is its YAML key."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}; nothing was written")
+        self.field, self.reason = field, message
+
+
+def check_new_question(item: dict[str, Any]) -> None:
+    """Refuse a value the loader would refuse, naming its field, before any file is touched (the
+    bank's own check would name a line of a file that was never written)."""
+    from pydantic import ValidationError
+
+    from prep.bank.messages import validation_message
+    from prep.bank.schema import Question
+
+    try:
+        Question.model_validate(item)
+    except ValidationError as exc:
+        error = exc.errors(include_url=False)[0]
+        raise FieldRejected(str(error["loc"][0]), validation_message(error, Question)) from None
 
 
 def most_similar_prompt(bank: Bank, prompt: str) -> dict[str, Any] | None:

@@ -77,6 +77,14 @@ QuestionId = Annotated[
 CategoryTitle = Annotated[str | None, option("--title", metavar="TEXT", help="Title of a new category.")]
 
 
+# The option of `prep add` that gives each field of a question.
+_OPTION_OF = {
+    "id": "--id", "prompt": "--prompt", "kind": "--kind", "difficulty": "--difficulty", "tags": "--tag",
+    "target_seconds": "--target-seconds", "key_points": "--key-point", "pitfalls": "--pitfall",
+    "follow_ups": "--follow-up",
+}  # fmt: skip
+
+
 @dataclass
 class _Draft:
     """The fields of the question being added, as given or as asked."""
@@ -128,12 +136,16 @@ def add(
     draft.key_points = _with_aliases(draft.key_points or [], alias or [])
     if draft.category not in bank.categories and title is None and not interactive:
         _refuse_likely_typo(draft.category, list(bank.categories))
-    change = authoring.add_question(
-        location, bank, category=draft.category, prompt=draft.prompt, key_points=draft.key_points or [],
-        pitfalls=draft.pitfalls, tags=draft.tags, kind=draft.kind, difficulty=draft.difficulty,
-        target_seconds=draft.target_seconds, follow_ups=follow_up or [], question_id=question_id, title=title,
-        retired=app.retired_ids(),
-    )  # fmt: skip
+    try:
+        change = authoring.add_question(
+            location, bank, category=draft.category, prompt=draft.prompt, key_points=draft.key_points or [],
+            pitfalls=draft.pitfalls, tags=draft.tags, kind=draft.kind, difficulty=draft.difficulty,
+            target_seconds=draft.target_seconds, follow_ups=follow_up or [], question_id=question_id,
+            title=title, retired=app.retired_ids(),
+        )  # fmt: skip
+    except authoring.FieldRejected as rejected:  # in the words of the option that gave the value
+        option = _OPTION_OF.get(rejected.field, rejected.field)
+        raise UsageError(f"{option}: {rejected.reason}; nothing was written") from None
     report_change(change, as_json, f"added {change.question_id} to {display_path(change.files[0])}")
     similar = change.detail.get("similar_to")
     if similar and not as_json:
