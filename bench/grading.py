@@ -432,6 +432,10 @@ def main() -> None:
             "Robot-learning attempts (written without sight of the grader or the questions' authors)",
             load_attempts(args.data / "robot-learning"),
         ),
+        (
+            "More held-out attempts (written for bench/teach.py, blind to the grader; no grading rule chosen on them)",
+            load_attempts(args.data / "heldout-teach") + load_attempts(args.data / "teach-tuning"),
+        ),
     ]
     for title, labelled in sets:
         if labelled:
