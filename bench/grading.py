@@ -433,7 +433,8 @@ def main() -> None:
             load_attempts(args.data / "robot-learning"),
         ),
         (
-            "More held-out attempts (written for bench/teach.py, blind to the grader; no grading rule chosen on them)",
+            "More held-out attempts (written for bench/teach.py, blind to the grader; "
+            "no grading rule chosen on them)",
             load_attempts(args.data / "heldout-teach") + load_attempts(args.data / "teach-tuning"),
         ),
     ]
