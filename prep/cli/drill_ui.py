@@ -20,7 +20,7 @@ from prep.bank.schema import Question
 from prep.cli.plain import counted
 from prep.cli.render import KIND_STYLE, console, difficulty, grade_report, prompt_panel
 from prep.grading.grade import Grade
-from prep.review.drill import Choice
+from prep.review.drill import AnswerInterrupted, Choice
 from prep.review.queue import QueueItem
 from prep.review.scheduler import RatingName
 from prep.review.session import Session, parse_rating, spoken_seconds
@@ -149,7 +149,10 @@ class ConsoleUI:
         self.out.print(f"Your answer (finish with a blank line; {empty}):", style="dim")
         lines: list[str] = []
         while True:
-            line = self._readline("  " if self.interactive else "")
+            try:
+                line = self._readline("  " if self.interactive else "")
+            except KeyboardInterrupt:
+                raise AnswerInterrupted("\n".join(lines).strip("\n"), self._elapsed()) from None
             if line is None:
                 if not lines and not self.interactive:
                     return None  # script ran out of input: end the session

@@ -28,6 +28,14 @@ AGAIN_IN_SESSION = timedelta(minutes=20)
 Action = Literal["rate", "undo", "skip", "quit", "edit", "teach"]
 
 
+class AnswerInterrupted(KeyboardInterrupt):
+    """Ctrl-C while an answer was being typed: what was typed so far comes with it, to be kept."""
+
+    def __init__(self, answer: str, elapsed: float | None = None) -> None:
+        super().__init__()
+        self.answer, self.elapsed = answer, elapsed
+
+
 @dataclass(frozen=True)
 class Choice:
     action: Action
@@ -95,7 +103,11 @@ class Drill:
     def _turn(self, item: QueueItem) -> bool:
         turn = _Turn(item, self.session.bank.question(item.question_id))
         self._show(turn)
-        answered = self.ui.read_answer(turn.question)
+        try:
+            answered = self.ui.read_answer(turn.question)
+        except AnswerInterrupted as stopped:  # the lines typed so far are kept as practice
+            self.session.keep_unrated(turn.question.id, None, stopped.answer, stopped.elapsed)
+            raise
         if answered is None:
             return False
         turn.answer, turn.elapsed = answered
@@ -164,7 +176,9 @@ class Drill:
 
     def _act(self, turn: _Turn, choice: Choice) -> bool:
         session, question = self.session, turn.question
-        if choice.action in ("quit", "skip") and session.keep_unrated(
+        # Not rated now (quit, skip, or undo, after which the card is asked again): what was
+        # typed is kept as practice all the same.
+        if choice.action in ("quit", "skip", "undo") and session.keep_unrated(
             question.id, turn.graded, turn.answer, turn.elapsed
         ):
             self.ui.notify("not rated: your answer is kept as practice (prep history shows it)")

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from prep.bank.names import KINDS
+from prep.bank.naming import check_category_name
 from prep.cli import plain
 from prep.cli.completion import categories, question_ids
 from prep.cli.context import AppContext
@@ -132,7 +133,7 @@ def add(
     _check_follow_ups(follow_up or [], list(bank.questions))  # before any question is asked
     interactive = plain.interactive() and not as_json
     draft = _Draft(category, prompt, key_point, pitfall or [], tag or [], kind, difficulty, target_seconds)
-    _fill_in(draft, list(bank.categories), interactive=interactive)
+    _fill_in(draft, bank, interactive=interactive)
     draft.key_points = _with_aliases(draft.key_points or [], alias or [])
     if draft.category not in bank.categories and title is None and not interactive:
         _refuse_likely_typo(draft.category, list(bank.categories))
@@ -156,17 +157,21 @@ def add(
         )
 
 
-def _fill_in(draft: _Draft, categories: list[str], *, interactive: bool) -> None:
-    """Ask for what the options left out, on a terminal; without one, say which option is missing."""
+def _fill_in(draft: _Draft, bank, *, interactive: bool) -> None:  # type: ignore[no-untyped-def]
+    """Ask for what the options left out, on a terminal; without one, say which option is missing.
+    What the bank would refuse is asked again at once, so nothing typed is lost to it later."""
+    categories = list(bank.categories)
     if draft.category is None:
         if not interactive:
             raise UsageError("--category is required (or run interactively)")
         typer.echo(f"Categories: {', '.join(categories) or 'none yet'}")
-        draft.category = _complete(_ask("Category (existing or new)"), categories)
+        draft.category = _ask_until(
+            "Category (existing or new)", lambda text: check_category_name(_complete(text, categories))
+        )
     if draft.prompt is None:
         if not interactive:
             raise UsageError("--prompt is required (or run interactively)")
-        draft.prompt = _ask("Prompt")
+        draft.prompt = _ask_until("Prompt", lambda text: _new_prompt(bank, text))
     if draft.key_points is None and interactive:
         draft.key_points = _ask_key_points()
         draft.pitfalls = draft.pitfalls or _ask_list("Pitfalls: known wrong claims")
@@ -178,6 +183,26 @@ def _fill_in(draft: _Draft, categories: list[str], *, interactive: bool) -> None
         draft.target_seconds = _ask_valid(
             "Target seconds", draft.target_seconds, lambda v: _int_in(v, 1, 24 * 3600)
         )
+
+
+def _ask_until(label: str, check):  # type: ignore[no-untyped-def]
+    """Ask until *check* accepts the answer (it raises UsageError, which is shown, to refuse it)."""
+    while True:
+        try:
+            return check(_ask(label))
+        except UsageError as refused:
+            typer.echo(f"  {refused.message}; try again", err=True)
+
+
+def _new_prompt(bank, text: str) -> str:  # type: ignore[no-untyped-def]
+    from prep.bank.naming import prompt_key
+
+    if not text.strip():
+        raise UsageError("the prompt is empty")
+    same = next((q.id for q in bank.questions.values() if prompt_key(q.prompt) == prompt_key(text)), None)
+    if same is not None:
+        raise UsageError(f"question {same!r} already asks this")
+    return text
 
 
 def _ask_key_points() -> list[str]:

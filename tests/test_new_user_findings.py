@@ -1,0 +1,97 @@
+"""What a second new user's test found: typed answers lost on undo and on Ctrl-C mid-answer,
+bank-side checks that came after every field was typed, and messages that misled."""
+
+from __future__ import annotations
+
+import json
+
+from prep.bank.load import load_bank
+from prep.config import SchedulerConfig
+from prep.grading.grade import grade
+from prep.paths import BankLocation
+from prep.review.drill import AnswerInterrupted, Drill
+from prep.review.queue import QueueItem
+from prep.review.scheduler import Scheduler
+from prep.review.session import Session
+from prep.state.store import Store
+
+from .test_drill import GOOD, NOW
+from .test_drill_loop import NOW as MOMENT
+from .test_drill_loop import ScriptedUI, rate
+
+
+def test_undo_on_the_next_card_keeps_the_answer_typed_for_it(run):
+    typed = "Global batch is micro-batch times DP size times accumulation steps."
+    script = f"{GOOD}\n\n3\ny\n{typed}\n\nu\nq\n\n"
+    result = run("drill", "-c", "parallelism", input=script, env=NOW)
+    assert result.exit_code == 0, result.output
+    assert "not rated: your answer is kept as practice" in result.output
+    history = json.loads(run("history", "dp-batch-size", "--json").output)
+    assert [(h["answer"], h["scheduled"]) for h in history] == [(typed, False)]
+
+
+class InterruptedUI(ScriptedUI):
+    """Ctrl-C arrives while the second line of an answer is being typed."""
+
+    def read_answer(self, question):
+        raise AnswerInterrupted("Stage one shards the optimizer state", 12.0)
+
+
+def test_ctrl_c_while_typing_keeps_the_lines_already_entered(bank_dir, state_file):
+    bank = load_bank(BankLocation(bank_dir, "option"))
+    with Store(state_file) as store:
+        session = Session(
+            bank,
+            store,
+            Scheduler(SchedulerConfig(fuzz=False)),
+            lambda: MOMENT,
+            grader=grade,
+            keep_practice=True,
+        )
+        summary = Drill(session, [QueueItem("zero-stages", "new")], InterruptedUI([], [rate("good")])).run()
+        assert summary.interrupted
+        kept = store.practice("zero-stages")
+    assert [(row["answer"], row["mode"], row["rating"]) for row in kept] == [
+        ("Stage one shards the optimizer state", "drill", None)
+    ]
+
+
+def test_ctrl_c_in_a_real_terminal_keeps_the_lines_entered(bank_dir, state_file, isolated_home, run):
+    import os
+
+    import pexpect
+
+    from .conftest import spawn_prep
+
+    env = {**os.environ, "PREP_HOME": str(isolated_home), "PREP_NOW": NOW["PREP_NOW"], "NO_COLOR": "1",
+           "TERM": "xterm"}  # fmt: skip
+    child = spawn_prep(bank_dir, state_file, "drill", "-c", "parallelism", env=env)
+    try:
+        child.expect("Your answer")
+        child.sendline("Every GPU holds a full replica of the model.")
+        child.send("and the second line is still being typ")
+        child.expect("still being typ")  # echoed: the terminal has it, mid-line
+        child.sendintr()
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 130
+    history = json.loads(run("history", "dp-vs-mp", "--json").output)
+    assert [h["answer"] for h in history] == ["Every GPU holds a full replica of the model."]
+
+
+def test_interactive_add_asks_again_at_once_for_a_bad_category_or_a_prompt_already_asked(
+    run, bank_dir, monkeypatch
+):
+    monkeypatch.setattr("prep.cli.plain.interactive", lambda: True)
+    script = (
+        "Inference Stuff\ninference\n"  # not a safe name: asked again, nothing typed after it lost
+        "What is the difference between data parallelism and model parallelism?\n"  # dp-vs-mp asks it
+        "What is paged attention?\nthe KV cache is split into fixed-size blocks\n\n\n\n\n\n\n\n"
+    )
+    result = run("add", input=script)
+    assert result.exit_code == 0, result.output
+    assert "category 'Inference Stuff' is not a safe name" in result.stderr
+    assert "question 'dp-vs-mp' already asks this; try again" in result.stderr
+    question = load_bank(BankLocation(bank_dir, "option")).questions["paged-attention"]
+    assert question.key_points[0].text == "the KV cache is split into fixed-size blocks"
