@@ -95,3 +95,86 @@ def test_interactive_add_asks_again_at_once_for_a_bad_category_or_a_prompt_alrea
     assert "question 'dp-vs-mp' already asks this; try again" in result.stderr
     question = load_bank(BankLocation(bank_dir, "option")).questions["paged-attention"]
     assert question.key_points[0].text == "the KV cache is split into fixed-size blocks"
+
+
+# --- which words teaching takes ------------------------------------------------------------------
+
+KV = """\
+category: inference
+title: Inference
+questions:
+  - id: kv-cache
+    prompt: Why does a KV cache speed up autoregressive decoding, and what does it cost?
+    key_points:
+      - keys and values of past tokens are stored so they are not recomputed at each step
+      - text: the cache memory grows linearly with sequence length and batch size
+        aliases: [KV memory scales with context length times batch]
+      - decode becomes memory-bandwidth bound rather than compute bound
+  - id: spec
+    prompt: What is speculative decoding?
+    key_points:
+      - a small draft model proposes several tokens
+      - the target model verifies them in one forward pass
+      - the output distribution is unchanged
+  - id: zero-one
+    prompt: What is ZeRO stage 1?
+    key_points:
+      - >-
+        optimizer states are sharded
+        across data-parallel ranks
+      - a second point
+"""
+KV_ANSWER = (
+    "The cache holds the attention K and V for every earlier position, so each new token only computes "
+    "its own projections instead of redoing the whole prefix. The price is GPU memory that increases with "
+    "how long the context is and how many requests share the batch. Each step then mostly streams the "
+    "cache from HBM, so generation ends up limited by how fast we read memory rather than by FLOPs."
+)
+
+
+def _taught(run, *args):
+    result = run("teach", *args, "--json")
+    assert result.exit_code == 0, result.output
+    return {t["point"]: t["alias"] for t in json.loads(result.output)["taught"]}
+
+
+def test_a_clause_that_says_another_point_is_not_taught_to_this_one(run, bank_dir):
+    from .conftest import write
+
+    write(bank_dir / "questions" / "inference.yaml", KV)
+    taught = _taught(run, "kv-cache", "--point", "1", "--point", "2", "--point", "3", "--answer", KV_ANSWER)
+    assert taught[1] == "The cache holds the attention K and V for every earlier position"
+    assert taught[3] == "generation ends up limited by how fast we read memory rather than by FLOPs"
+
+
+def test_two_points_from_one_sentence_get_its_two_clauses(run, bank_dir):
+    from .conftest import write
+
+    write(bank_dir / "questions" / "inference.yaml", KV)
+    answer = (
+        "The target network scores all of the drafted tokens in a single parallel pass, "
+        "and the result is identical to sampling from it alone."
+    )
+    assert _taught(run, "spec", "--point", "2", "--point", "3", "--answer", answer) == {
+        2: "The target network scores all of the drafted tokens in a single parallel pass",
+        3: "the result is identical to sampling from it alone",
+    }
+    answer = "Because of the rejection rule you get exactly the samples of the big model."
+    taught = _taught(run, "spec", "--point", "3", "--answer", answer)
+    assert taught == {3: answer.rstrip(".")}  # "Because of" is not a joint to drop: no dangling "of"
+
+
+def test_a_key_point_written_as_a_block_scalar_can_be_taught(run, bank_dir):
+    from .conftest import write
+
+    path = write(bank_dir / "questions" / "inference.yaml", KV)
+    assert _taught(
+        run, "zero-one", "--point", "1", "--answer", "Each rank keeps only its own slice of the Adam moments."
+    )
+    assert (
+        "      - text: optimizer states are sharded across data-parallel ranks\n"
+        "        taught:\n"
+        "          - Each rank keeps only its own slice of the Adam moments\n"
+        "      - a second point\n"
+    ) in path.read_text()
+    assert run("validate").exit_code == 0

@@ -45,6 +45,13 @@ def add_taught(
 
 def _taught_edits(text: str, points: yaml.SequenceNode, point: yaml.Node, phrasing: str) -> list[Edit]:
     start, end = point.start_mark.index, point.end_mark.index
+    if isinstance(point, yaml.ScalarNode) and point.style in (">", "|"):
+        # A block scalar's lines would have to move under "text:": it is rewritten on one line.
+        pad = " " * point.start_mark.column
+        # The node ends where the next line's content starts (or mid-line at the end of the file).
+        end = line_start(text, end) if not text[line_start(text, end) : end].strip() else next_line(text, end)
+        one_line = scalar(" ".join(point.value.split()))
+        return [Edit(start, end, f"text: {one_line}\n{pad}taught:\n{pad}  - {scalar(phrasing)}\n")]
     if isinstance(point, yaml.ScalarNode):  # "- the claim": becomes "- text: the claim" + taught
         written = text[start:end]
         if points.flow_style:

@@ -19,7 +19,11 @@ from prep.grading.settings import DEFAULT_SETTINGS, Settings
 from prep.text import CLAUSE_BREAK, phrase_keys, sentences, word_count
 
 MAX_SPAN_WORDS = 25  # a taught phrasing is a claim, not a paragraph
-_LEADING = re.compile(r"^(?:and|so|then|also|which|that|this|because|since|or)\b[\s,]*", re.IGNORECASE)
+# Words that join a clause to the one before: dropped from the front of a span ("because of"
+# is a preposition, not a joint, and stays).
+_LEADING = re.compile(
+    r"^(?:and|so|then|also|which|that|this|because|since|or)\b(?!\s+of\b)[\s,]*", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -63,9 +67,10 @@ def try_lessons(
     ]
     taken: set[str] = set()
     found: list[Lesson | UsageError] = []
+    cover = _coverage(question, candidate_spans(answer), settings)
     for n in numbers:
         try:
-            span = best_span(question, answer, n - 1, taken, claimed)
+            span = best_span(question, answer, n - 1, taken, claimed, cover)
             _check(question, n, span, settings)
         except UsageError as refusal:
             found.append(refusal)
@@ -93,27 +98,53 @@ def best_span(
     index: int,
     taken: Collection[str] = (),
     claimed: Collection[tuple[int, int]] = (),
+    cover: dict[str, list[float]] | None = None,
 ) -> str:
-    """The candidate span that shares the most words with the key point's phrasings and the
-    fewest with the other key points', then the shortest. Left to others where another span
-    can be found: spans taught to other points this time (*taken*), and the parts of the
-    answer the grader credits to other key points (*claimed*, character spans)."""
+    """The candidate span that says this key point rather than another one, as the grader's own
+    matching judges (how much of the point it says, less how much of the point it says best if
+    that is another), then says most of it, shares two or more words with it, sits where this
+    point's place among the key points suggests (answers tend to follow their order), and is
+    shortest. Left to
+    others where another span can be found: spans overlapping those taught to other points this
+    time (*taken*), and the parts of the answer the grader credits to other key points
+    (*claimed*, character spans). *cover*: each span's coverage of each key point, if known."""
     own = {k for p in question.key_points[index].phrasings for k in phrase_keys(p)[0]}
-    others = {k for i, c in enumerate(question.key_points) if i != index for p in c.phrasings
-              for k in phrase_keys(p)[0]} - own  # fmt: skip
     spans = candidate_spans(answer)
     claims = [s for s in spans if len(phrase_keys(s)[0]) >= 2] or spans  # too short: refused later
-    free = [s for s in claims if s not in taken]
+    free = [s for s in claims if not any(s in t or t in s for t in taken)]
     unclaimed = [s for s in free if not _mostly_within(answer, s, claimed)]
     candidates = unclaimed or free or claims
     if not candidates:
         raise UsageError("the answer has no clause short enough to teach")
+    cover = cover if cover is not None else _coverage(question, candidates, settings=DEFAULT_SETTINGS)
 
-    def fit(span: str) -> tuple[int, int, int]:
-        keys = set(phrase_keys(span)[0])
-        return len(keys & own), -len(keys & others), -word_count(span)
+    place = (index + 0.5) / len(question.key_points)
+
+    def says(span: str) -> float:
+        return (cover.get(span) or [0.0] * len(question.key_points))[index]
+
+    def fit(span: str) -> tuple[float, float, int, bool, float, int]:
+        scores = cover.get(span) or [0.0] * len(question.key_points)
+        others = max((s for i, s in enumerate(scores) if i != index), default=0.0)
+        shared = len(set(phrase_keys(span)[0]) & own)  # one shared word is as likely chance
+        # A sentence whose clause says the point as well is not the words for it: the clause is.
+        padded = any(c != span and c in span and says(c) >= says(span) for c in candidates)
+        where = (max(answer.find(span), 0) + len(span) / 2) / len(answer)
+        return (min(0.0, says(span) - others), says(span), shared if shared >= 2 else 0, not padded,
+                -abs(where - place), -word_count(span))  # fmt: skip
 
     return max(candidates, key=fit)
+
+
+def _coverage(question: Question, spans: list[str], settings: Settings) -> dict[str, list[float]]:
+    """How much of each key point (0-100) each span says, by the grader's matcher."""
+    phrasings = [p for claim in question.key_points for p in claim.phrasings]
+    found = {}
+    for span in spans:
+        matcher = Matcher(span, question.prompt, settings)
+        matcher.prepare(phrasings)
+        found[span] = [matcher.match(claim).score for claim in question.key_points]
+    return found
 
 
 def _mostly_within(answer: str, span: str, claimed: Collection[tuple[int, int]]) -> bool:
