@@ -110,7 +110,14 @@ def best_span(
     (*claimed*, character spans). *cover*: each span's coverage of each key point, if known."""
     own = {k for p in question.key_points[index].phrasings for k in phrase_keys(p)[0]}
     spans = candidate_spans(answer)
-    claims = [s for s in spans if len(phrase_keys(s)[0]) >= 2] or spans  # too short: refused later
+    # A span must say two things beyond the question's own words: one that mostly repeats the
+    # prompt ("compute the kernel's intensity") is met by chance in other answers.
+    asked = set(phrase_keys(question.prompt)[0])
+    claims = (
+        [s for s in spans if len(set(phrase_keys(s)[0]) - asked) >= 2]
+        or [s for s in spans if len(phrase_keys(s)[0]) >= 2]
+        or spans  # too short: refused later
+    )
     free = [s for s in claims if not any(s in t or t in s for t in taken)]
     unclaimed = [s for s in free if not _mostly_within(answer, s, claimed)]
     candidates = unclaimed or free or claims
