@@ -178,3 +178,49 @@ def test_a_key_point_written_as_a_block_scalar_can_be_taught(run, bank_dir):
         "      - a second point\n"
     ) in path.read_text()
     assert run("validate").exit_code == 0
+
+
+# --- messages ------------------------------------------------------------------------------------
+
+
+def test_record_without_a_mock_interview_is_refused(run):
+    result = run("drill", "--record")
+    assert result.exit_code == 1 and "--record applies to a mock interview: add --mode mock" in result.stderr
+
+
+def test_t_is_offered_only_where_there_are_grader_ticks_to_correct(run):
+    flip = run("drill", "-c", "parallelism", "--mode", "flip", "--limit", "1", input="\n3\nn\n", env=NOW)
+    assert "Rate: 1 Again" in flip.output and "t tick points" not in flip.output
+    typed = run("drill", "-c", "parallelism", "--limit", "1", input=GOOD + "\n\n3\nn\n", env=NOW)
+    assert "t tick points" in typed.output
+
+
+def test_teaching_a_question_without_key_points_says_so(run):
+    result = run("teach", "biggest-failure", "--point", "1", "--answer", "I shipped a data check.")
+    assert result.exit_code == 1
+    assert "biggest-failure has no key points: there is nothing to teach" in result.stderr
+
+
+def test_show_numbers_the_key_points_as_teach_counts_them(run):
+    shown = run("show", "zero-stages").output
+    assert "  1. stage 1 shards the optimizer states" in shown and "  3. stage 3 also shards" in shown
+
+
+def test_undoing_a_card_that_taught_the_grader_says_the_words_stay(bank_dir, state_file):
+    from prep.review.teaching import DrillTeacher
+
+    location = BankLocation(bank_dir, "option")
+    with Store(state_file, bank=location.key) as store:
+        session = Session(
+            load_bank(location), store, Scheduler(SchedulerConfig(fuzz=False)), lambda: MOMENT, grader=grade
+        )
+        teacher = DrillTeacher(location, True, lambda choice: None, store, lambda: MOMENT)
+        answer = "Optimizer memory goes first, then what backward produces, then the weights."
+        from prep.review.drill import Choice
+
+        ui = ScriptedUI(
+            [answer, "x y"], [Choice("teach"), rate("good"), Choice("undo"), Choice("quit")], ticks=[{1}]
+        )
+        Drill(session, [QueueItem("zero-stages", "new"), QueueItem("dp-vs-mp", "new")], ui, teacher).run()
+    assert any("taught key point 1" in note for note in ui.notes)
+    assert any("the words taught from that answer stay in the bank" in note for note in ui.notes)

@@ -178,7 +178,8 @@ def test_points_the_grader_could_not_recognise_read_not_recognised_and_do_not_ma
     answer = "Optimizer memory goes first, then what backward produces, then everything the forward reads."
     result = run("grade", "zero-stages", "--answer", answer)
     assert "not recognised: only its text to go by" in result.output and "missed" not in result.output
-    assert "prep teach zero-stages --point N" in result.output
+    assert "`prep teach zero-stages --point 3`" in result.output  # the point's own number
+    assert "(passes at 42 here)" in result.output  # one phrasing per point: a lower pass mark, shown
     graded = json.loads(run("grade", "zero-stages", "--answer", answer, "--json").output)
     assert graded["verdict"] == "fail" and graded["rating"] == "hard"
     # A point with aliases that was not found is still missed.
@@ -335,12 +336,13 @@ def test_a_scripted_drill_does_not_write_the_bank_unless_the_config_says_so(
     before = scalars.read_bytes()
     result = run("drill", "-c", "scalars", input=DROPOUT_ANSWER + "\n\nt 1\n3\n", env=NOW)
     assert result.exit_code == 0, result.output
-    assert "not taught: set teach_writes_bank = true under [drill] in the config" in result.output
+    config = isolated_home / "config.toml"
+    assert f"not taught: set teach_writes_bank = true under [drill] in {config}" in result.output
     assert scalars.read_bytes() == before
     assert _review_rows(state_file) == [("dropout", 3, 2, "fail", "[1]")]
     _config(isolated_home, "teach_writes_bank = false\n")
     result = run("drill", "-c", "scalars", "--cram", input=DROPOUT_ANSWER + "\n\nt 1\n3\n", env=NOW)
-    assert "not taught (teach_writes_bank = false in the config)" in result.output
+    assert f"not taught (teach_writes_bank = false in {config})" in result.output
     assert scalars.read_bytes() == before
 
 

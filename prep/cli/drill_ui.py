@@ -170,8 +170,10 @@ class ConsoleUI:
 
     def choose(self, suggested: RatingName | None) -> Choice:
         default = f"Enter = {suggested}" if suggested else "choose 1-4"
+        # Without a grade (flip mode, an empty answer) there are no grader's ticks to correct.
+        keys = KEYS_HELP if suggested else KEYS_HELP.replace("t tick points  ", "")
         while True:
-            self.out.print(f"Rate: {KEYS_HELP}  ({default})", style="bold" if self.interactive else "")
+            self.out.print(f"Rate: {keys}  ({default})", style="bold" if self.interactive else "")
             key = self._key()
             if key is None or key == "q":
                 return Choice("quit")
@@ -192,33 +194,47 @@ class ConsoleUI:
 
     def tick(self, question: Question, ticked: set[int]) -> set[int] | None:
         points = question.key_points
-        self.out.print("Tick the key points you covered (the grader's ticks shown):", style="bold")
-        for number, point in enumerate(points, 1):
-            self.out.print(f"  {number}. [{'x' if number in ticked else ' '}] {point.text}")
         ticked = set(ticked)
         if not self.interactive:
+            self.out.print("Tick the key points you covered (the grader's ticks shown):")
+            self._tick_lines(points, ticked, redraw=False)
             toggles, self._toggles = self._toggles, []
             return self._toggled(ticked, toggles, len(points))
         if len(points) > 9:  # two-digit numbers: a line of them
+            self.out.print("Tick the key points you covered (the grader's ticks shown):", style="bold")
+            self._tick_lines(points, ticked, redraw=False)
             line = self._readline("  numbers to toggle, then Enter: ")
             return None if line is None else self._toggled(ticked, line.split(), len(points))
-        self.out.print("  press a number to toggle it; Enter to confirm, q to cancel", style="dim")
+        self.out.print(
+            "Tick the key points you covered: press a number to toggle it, Enter to confirm, q to cancel",
+            style="bold",
+        )
+        self._tick_lines(points, ticked, redraw=False)
         while True:
-            self._show_ticks(ticked)
             key = self._key()
             if key is None or key == "q":
-                self.out.file.write("\n")
                 return None
             if key == "":
-                self.out.file.write("\n")
                 return ticked
             if key.isdigit() and 1 <= int(key) <= len(points):
                 ticked ^= {int(key)}
+                self._tick_lines(points, ticked, redraw=True)
 
-    def _show_ticks(self, ticked: set[int]) -> None:
-        shown = " ".join(str(n) for n in sorted(ticked)) or "none"
-        self.out.file.write(f"\r\x1b[K  ticked: {shown}")
-        self.out.file.flush()
+    def _tick_lines(self, points, ticked: set[int], *, redraw: bool) -> None:  # type: ignore[no-untyped-def]
+        """The numbered key points with their boxes; *redraw*: over the ones drawn just before
+        (each cut to one line of the terminal, so that they can be)."""
+        lines = [f"  {n}. [{'x' if n in ticked else ' '}] {p.text}" for n, p in enumerate(points, 1)]
+        if not self.interactive:
+            for line in lines:
+                self.out.print(line)
+            return
+        width = max(self.out.width - 1, 20)
+        lines = [line if len(line) <= width else line[: width - 1] + "…" for line in lines]
+        out = self.out.file
+        if redraw:
+            out.write(f"\x1b[{len(lines)}A")
+        out.write("".join(f"\r\x1b[K{line}\n" for line in lines))
+        out.flush()
 
     def _toggled(self, ticked: set[int], toggles: list[str], count: int) -> set[int]:
         for item in toggles:

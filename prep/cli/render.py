@@ -146,7 +146,7 @@ def question_detail(
         parts.append(Text("tags: " + ", ".join(question.tags), style="dim"))
     if question.key_points:
         parts.append(Text("\nKey points", style="bold underline"))
-        parts.append(_claim_list(question.key_points, Text("  • "), aliases))
+        parts.append(_claim_list(question.key_points, None, aliases))  # numbered: `prep teach --point N`
     if question.pitfalls:
         parts.append(Text("\nDon't say", style="bold underline red"))
         parts.append(_claim_list(question.pitfalls, Text("  ✗ ", style="red"), aliases))
@@ -170,13 +170,14 @@ def question_detail(
     return Group(*parts)
 
 
-def _claim_list(claims, mark: Text, aliases: bool) -> Table:  # type: ignore[no-untyped-def]
-    """Claims under their marks, wrapped lines indented under the text; with *aliases*, each
-    other phrasing on a line of its own below its claim."""
+def _claim_list(claims, mark: Text | None, aliases: bool) -> Table:  # type: ignore[no-untyped-def]
+    """Claims under their marks (None: numbered from 1), wrapped lines indented under the text;
+    with *aliases*, each other phrasing on a line of its own below its claim."""
     grid = marked_lines()
-    for claim in claims:
+    for number, claim in enumerate(claims, 1):
         taught = Text(f"  (+{counted(len(claim.taught), 'taught phrasing')})", style="dim")
-        grid.add_row(mark, Text(claim.text) + (taught if claim.taught and not aliases else Text()))
+        shown = mark if mark is not None else Text(f"  {number}. ")
+        grid.add_row(shown, Text(claim.text) + (taught if claim.taught and not aliases else Text()))
         others = [("= ", a) for a in claim.aliases] + [("taught: ", t) for t in claim.taught]
         for label, alias in others if aliases else ():
             phrasing = marked_lines()
@@ -216,11 +217,17 @@ def validation_report(report: Report) -> list[Text]:
 VERDICT_STYLE = {"pass": "bold green", "partial": "bold yellow", "fail": "bold red"}
 
 
-def score_bar(score: int, verdict: str, width: int = 30) -> Text:
+def score_bar(score: int, verdict: str, pass_at: int = 70, width: int = 30) -> Text:
+    """The score as a bar and its verdict; where this question passes lower than the usual 70
+    (its key points have few phrasings), the mark it passes at."""
     filled = round(width * score / 100)
     style = VERDICT_STYLE.get(verdict, "")
     return Text.assemble(
-        ("█" * filled, style), ("░" * (width - filled), "dim"), f" {score:3d}/100  ", (verdict.upper(), style)
+        ("█" * filled, style),
+        ("░" * (width - filled), "dim"),
+        f" {score:3d}/100  ",
+        (verdict.upper(), style),
+        (f"  (passes at {pass_at} here)", "dim") if pass_at < 70 else "",
     )
 
 
@@ -230,10 +237,12 @@ def grade_report(  # type: ignore[no-untyped-def]
     answer_text: str | None = None,
     answer_source: str = "own",
     teach_hint: str = "press t to teach it",
+    numbers: dict[str, int] | None = None,
 ) -> Group:
     """Why the attempt scored what it scored: matched and missed points, pitfalls, notes.
-    *teach_hint*: how to teach the grader a key point it did not recognise."""
-    parts: list = [score_bar(grade.score, grade.verdict)]
+    *teach_hint*: how to teach the grader a key point it did not recognise ("{n}": its number,
+    from *numbers*, key point text -> number)."""
+    parts: list = [score_bar(grade.score, grade.verdict, grade.pass_at)]
     points = marked_lines()
     for point in grade.matched:
         line = Text(point.text, style="green")
@@ -241,7 +250,8 @@ def grade_report(  # type: ignore[no-untyped-def]
             line.append(f'  ← "{point.excerpt}"', style="dim")
         points.add_row(Text("  ✓ ", style="green"), line)
     for point in grade.missed:
-        points.add_row(*_missed_row(point, grade.mode, teach_hint))
+        hint = teach_hint.replace("{n}", str((numbers or {}).get(point.text, "N")))
+        points.add_row(*_missed_row(point, grade.mode, hint))
     for wrong, label in [(p, "wrong claim: ") for p in grade.pitfalls] + [
         (s, "said of the wrong one: ") for s in grade.swapped
     ]:

@@ -55,6 +55,8 @@ def try_lessons(
         raise UsageError("the answer is empty: there is nothing to teach from")
     numbers = list(dict.fromkeys(points))
     count = len(question.key_points)
+    if not count:
+        raise UsageError(f"{question.id} has no key points: there is nothing to teach")
     for n in numbers:
         if not 1 <= n <= count:
             raise UsageError(f"--point {n}: {question.id} has key points 1 to {count}")

@@ -88,6 +88,7 @@ class Drill:
         self.pending = list(queue)
         self.done: list[QueueItem] = []  # for undo: the card goes back to the front
         self.seen_follow_ups: set[str] = set()
+        self.taught_in: set[str] = set()  # questions that learned words in this session
 
     def run(self) -> Summary:
         """Drill the queue until it is empty or the user quits. Ctrl-C ends with a summary."""
@@ -231,8 +232,9 @@ class Drill:
         if ticked is None:
             return
         turn.ticked, turn.rescored = ticked, from_ticks(question, graded, ticked)
+        total = len(question.key_points)
         self.ui.notify(
-            f"your ticks: {len(ticked)} of {len(question.key_points)} key points, "
+            f"your ticks: {len(ticked)} of {total} key point{'s' if total != 1 else ''}, "
             f"{turn.rescored.verdict}; suggested {turn.rescored.rating}"
         )
         newly = sorted(ticked - found - turn.taught)
@@ -254,14 +256,14 @@ class Drill:
             )
             if answer is None:
                 self.ui.notify(
-                    "not taught: set teach_writes_bank = true under [drill] in the config, "
+                    f"not taught: set teach_writes_bank = true under [drill] in {teacher.config}, "
                     "or run `prep teach ID --point N`"
                 )
                 return False
             teacher.writes_bank = answer
             teacher.remember(answer)
         if not teacher.writes_bank:
-            self.ui.notify("not taught (teach_writes_bank = false in the config)")
+            self.ui.notify(f"not taught (teach_writes_bank = false in {teacher.config})")
         return teacher.writes_bank
 
     def _teach(self, turn: _Turn, points: list[int]) -> None:
@@ -273,6 +275,8 @@ class Drill:
             self.ui.notify(f"not taught: {error.message}")
             return
         self.session.bank = taught.bank
+        if taught.added:
+            self.taught_in.add(turn.question.id)
         for lesson in taught.lessons:
             turn.taught.add(lesson.point)
             known = " (it already knew it)" if lesson.known else ""
@@ -310,6 +314,11 @@ class Drill:
         undone = self.session.undo()
         if undone is None:
             return None
+        if undone.question_id in self.taught_in:
+            self.ui.notify(
+                f"the words taught from that answer stay in the bank (`prep show {undone.question_id} "
+                "--aliases` lists them; `prep edit` removes them)"
+            )
         previous = next((d for d in reversed(self.done) if d.question_id == undone.question_id), None)
         if previous is not None:
             self.done.remove(previous)

@@ -96,6 +96,7 @@ class DrillTeacher:
     store: Store | None
     clock: Callable[[], datetime]
     refusal: str = ""  # why the bank cannot be written, when it cannot
+    config: str = "the config"  # where writes_bank is kept, as messages name it
 
     def teach(self, bank: Bank, question: Question, answer: str, points: Iterable[int]) -> Taught:
         assert self.location is not None

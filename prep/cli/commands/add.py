@@ -119,6 +119,9 @@ def add(
 ) -> None:
     """Add a question: asks for each field, or takes them all as options for scripts.
 
+    On a terminal, prep asks for what the options leave out: the category, the prompt, each key
+    point and other ways to say it, pitfalls, tags, kind, difficulty and target time (the id,
+    a new category's title and follow-ups are options only; `prep answer` adds your answer).
     The question is appended to its category file as a new block; every other byte of the file
     stays as it was, and the whole bank is validated before anything is written.
     """

@@ -89,7 +89,8 @@ def drill(
     """Drill questions with spaced repetition: due cards first, then new ones.
 
     Type your answer (finish with a blank line), see what it covered and missed, and
-    rate it: 1 Again, 2 Hard, 3 Good, 4 Easy, Enter accepts the suggestion; u undoes the last
+    rate it: 1 Again, 2 Hard, 3 Good, 4 Easy, Enter accepts the suggestion; t ticks the key
+    points you covered and teaches the grader your words for those it missed; u undoes the last
     rating, e edits the question, s skips, q quits. Every rating is saved at once.
     """
     from prep import clock
@@ -102,6 +103,10 @@ def drill(
     from prep.review.setup import DrillOptions, start_drill
 
     app: AppContext = ctx.obj
+    if record and mode is not DrillMode.mock:
+        from prep.errors import UsageError
+
+        raise UsageError("--record applies to a mock interview: add --mode mock")
     bank = app.bank()
     questions = select(bank, **filters(category, tag, kind))
     options = DrillOptions(
@@ -146,7 +151,7 @@ def drill(
 def _teacher(app: AppContext, started):  # type: ignore[no-untyped-def]
     """How `t` in this drill teaches: into the bank, if it can be written and the user agrees."""
     from prep import clock, config
-    from prep.errors import UsageError
+    from prep.errors import UsageError, display_path
     from prep.review.teaching import DrillTeacher
 
     try:
@@ -161,6 +166,7 @@ def _teacher(app: AppContext, started):  # type: ignore[no-untyped-def]
         store=started.store if started.session.can_keep else None,
         clock=clock.now,
         refusal=refusal,
+        config=display_path(path),
     )
 
 
@@ -177,7 +183,7 @@ def _edit_during_drill(app: AppContext, session, question) -> str:  # type: igno
         first = "; ".join(str(p) for p in problems[:2])
         return (
             f"the bank now has {counted(len(problems), 'problem')}, so the old text is used: {first} "
-            "(fix with `prep validate`)"
+            "(`prep validate` lists them)"
         )
     session.bank = bank
     return "question reloaded"

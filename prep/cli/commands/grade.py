@@ -94,7 +94,8 @@ def grade(
             result.grade,
             answer_text=None,
             answer_source=stored.source if stored else "own",
-            teach_hint=f"`prep teach {question.id} --point N` teaches it",
+            teach_hint=f"`prep teach {question.id} --point {{n}}` teaches it",
+            numbers={point.text: n for n, point in enumerate(question.key_points, 1)},
         )
     )
     typer.echo(f"suggested rating: {result.grade.rating}")

@@ -72,8 +72,8 @@ def teach(
         emit_json(taught.to_dict())
         return
     for lesson in taught.lessons:
-        state = "already a phrasing of" if lesson.known else "taught to"
-        typer.echo(f"{state} key point {lesson.point}: {lesson.phrasing!r}")
+        known = " (it already knew it)" if lesson.known else ""
+        typer.echo(f"taught key point {lesson.point}: “{lesson.phrasing}”{known}")
     typer.echo(
         f"{question.id}: this answer scores {taught.score_before} before, {taught.score_after} after "
         f"({taught.verdict_after})"
