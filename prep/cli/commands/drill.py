@@ -96,10 +96,9 @@ def drill(
     from prep import clock
     from prep.bank.selection import select
     from prep.cli.drill_ui import ConsoleUI
-    from prep.cli.render import summary_table, when_text
+    from prep.cli.render import summary_table
     from prep.grading.grade import grade
     from prep.review.drill import Drill
-    from prep.review.queue import due_outlook
     from prep.review.setup import DrillOptions, start_drill
 
     app: AppContext = ctx.obj
@@ -125,16 +124,8 @@ def drill(
     ui = ConsoleUI(session, editor=lambda q: _edit_during_drill(app, session, q), stderr=as_json)
     if not session.can_keep:
         ui.notify("the state database is read-only here: answers in this session are not kept")
-    if not questions:
-        ui.out.print("No question matches these filters together (-c, --tag, --kind).")
-    elif not started.queue:
-        _, next_due = due_outlook(started.store, bank, clock.now(), session.scope)
-        when = when_text(next_due) if next_due else "none scheduled (nothing here reviewed yet)"
-        ui.out.print(
-            f"Nothing to drill now. Next card due: {when}.\n"
-            "Use --cram to drill anyway, or --new N to allow more new cards today."
-        )
     if not started.queue:
+        _say_why_nothing(ui, started, bank, clock.now())
         if as_json:
             emit_json(session.finish().to_dict())
         return
@@ -146,6 +137,22 @@ def drill(
     started.store.close()
     if summary.interrupted:
         raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _say_why_nothing(ui, started, bank, now) -> None:  # type: ignore[no-untyped-def]
+    """No card to ask: no question matches the filters, or none is due."""
+    from prep.cli.render import when_text
+    from prep.review.queue import due_outlook
+
+    if not started.questions:
+        ui.out.print("No question matches these filters together (-c, --tag, --kind).")
+        return
+    _, next_due = due_outlook(started.store, bank, now, started.session.scope)
+    when = when_text(next_due) if next_due else "none scheduled (nothing here reviewed yet)"
+    ui.out.print(
+        f"Nothing to drill now. Next card due: {when}.\n"
+        "Use --cram to drill anyway, or --new N to allow more new cards today."
+    )
 
 
 def _teacher(app: AppContext, started):  # type: ignore[no-untyped-def]
