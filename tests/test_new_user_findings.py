@@ -224,3 +224,12 @@ def test_undoing_a_card_that_taught_the_grader_says_the_words_stay(bank_dir, sta
         Drill(session, [QueueItem("zero-stages", "new"), QueueItem("dp-vs-mp", "new")], ui, teacher).run()
     assert any("taught key point 1" in note for note in ui.notes)
     assert any("the words taught from that answer stay in the bank" in note for note in ui.notes)
+
+
+def test_did_you_mean_suggests_only_what_is_close():
+    from prep.suggest import did_you_mean
+
+    ids = ["intro-personal-ownership-scope", "kv-cache-mechanics", "mqa-gqa-kv-cache", "dp-vs-mp"]
+    assert did_you_mean("nope", ids) is None
+    assert did_you_mean("dp-vs-mpp", ids) == "did you mean 'dp-vs-mp'?"
+    assert did_you_mean("kv-cache", ids) == "did you mean 'kv-cache-mechanics'?"
