@@ -233,3 +233,12 @@ def test_did_you_mean_suggests_only_what_is_close():
     assert did_you_mean("nope", ids) is None
     assert did_you_mean("dp-vs-mpp", ids) == "did you mean 'dp-vs-mp'?"
     assert did_you_mean("kv-cache", ids) == "did you mean 'kv-cache-mechanics'?"
+
+
+def test_a_folder_where_a_file_is_wanted_and_a_file_where_a_folder_is_are_named_so(run, tmp_path):
+    assert "is a directory, not a file" in run("import", str(tmp_path), "-c", "imp").stderr
+    assert "is a directory, not a file" in run("state", "import", str(tmp_path)).stderr
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("x")
+    result = run("init", str(a_file))
+    assert result.exit_code == 1 and "is a file, not a folder" in result.stderr

@@ -412,6 +412,10 @@ def copy_bundled_bank(target: Path) -> list[Path]:
                 f"{display_path(target / name)} already exists; prep init never overwrites it",
                 hint="choose another folder, or use the bank that is there",
             )
+    if target.exists() and not target.is_dir():
+        raise UsageError(
+            f"{display_path(target)} is a file, not a folder: prep init copies the bank into a folder"
+        )
     created = []
     try:
         target.mkdir(parents=True, exist_ok=True)

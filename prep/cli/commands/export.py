@@ -168,7 +168,7 @@ def import_file(
     app: AppContext = ctx.obj
     location = app.writable_bank_location()
     if not file.is_file():
-        raise UsageError(f"no such file: {file}")
+        raise UsageError(f"{file} is a directory, not a file" if file.is_dir() else f"no such file: {file}")
     source = parse_import(file)
     result = import_rows(location, app.bank(), source, category, title, retired=app.retired_ids())
     if as_json:

@@ -100,7 +100,7 @@ def import_(
 
     app: AppContext = ctx.obj
     if not file.is_file():
-        raise UsageError(f"no such file: {file}")
+        raise UsageError(f"{file} is a directory, not a file" if file.is_dir() else f"no such file: {file}")
     with app.store() as store:
         report = import_lines(store, file, keep_banks=keep_banks)
     if as_json:
