@@ -87,6 +87,27 @@ def test_a_key_point_naming_both_things_is_not_tied_to_either():
     assert g.verdict == "pass" and not g.swapped
 
 
+def test_words_that_say_a_point_credited_to_one_thing_are_not_a_swap_of_the_other():
+    from pathlib import Path
+
+    from prep.bank.load import load_bank
+    from prep.paths import BankLocation
+
+    bank = load_bank(BankLocation(Path(__file__).resolve().parent.parent, "bundled"))
+    q = bank.questions["dp-vs-mp"]
+    # "copies the model to every GPU and splits the batch" says the replica and the batch of data
+    # parallelism, not "model parallelism splits the model" said of data parallelism.
+    terse = (
+        "Data parallel copies the model to every GPU and splits the batch; model parallel splits the model."
+    )
+    g = grade(q, None, terse)
+    assert not g.swapped and g.verdict != "fail"
+    swapped = (
+        "Model parallel copies the model to every GPU and splits the batch; data parallel splits the model."
+    )
+    assert grade(q, None, swapped).verdict == "fail"
+
+
 def test_names_the_prompt_does_not_say_bind_no_roles():
     q = question(
         "How do you read a profile?",

@@ -95,7 +95,8 @@ def grade(
     hits = tuple(h for h in (matcher.pitfall(p, rivals) for p in pitfalls) if h is not None)
     # A claim said of the wrong one of the things the key points name.
     unmet = [c for c, r in zip(claims, results) if not r.matched] if mode == "key_points" else []
-    swaps = tuple(h for h in (matcher.swapped(c) for c in unmet) if h is not None)
+    credited = [p for c, r in zip(claims, results) if r.matched for p in (c.text, *c.aliases)]
+    swaps = tuple(h for h in (matcher.swapped(c, credited) for c in unmet) if h is not None)
 
     keywords = bool(matcher.tokens) and _is_keyword_list(attempt, matcher.tokens, settings)
     for flaw, note in (

@@ -347,10 +347,13 @@ class Matcher:
         matched = score >= self.settings.point_matched * 100
         return PointResult(claim.text, score, matched, chosen, span, excerpt, len(claim.phrasings))
 
-    def swapped(self, claim: Claim) -> PointResult | None:
+    def swapped(self, claim: Claim, rivals: list[str] = ()) -> PointResult | None:  # type: ignore[assignment]
         """A key point about one subject said, almost in full, of another one: "the target model
         proposes tokens" for "the draft model proposes tokens". Only words said of another
-        subject count (not of its own, nor of none)."""
+        subject count (not of its own, nor of none), and the stretch must say it more closely
+        (in word order) than any of *rivals*, the phrasings of key points the attempt was
+        credited with: "data parallel copies the model to every GPU and splits the batch" says
+        the replica and the batch, not "model parallelism splits the model"."""
         subject = self._subject_of.get(claim.text)
         if subject is None or not self.tokens:
             return None
@@ -367,17 +370,15 @@ class Matcher:
             for w in np.flatnonzero(coverage[row, a:b] >= self.settings.pitfall_hit):
                 start, stop = int(lo[a + w]), int(hi[a + w])
                 said = (self.sim[rows, start:stop] * others[start:stop]).max(axis=1)
-                if float(weights @ said) >= self.settings.pitfall_hit:
-                    cols = self._hit_columns(rows, (start, stop))
-                    span = (self.tokens[min(cols)].start, self.tokens[max(cols)].end)
-                    return PointResult(
-                        claim.text,
-                        round(float(weights @ said) * 100, 1),
-                        True,
-                        phrasing,
-                        span,
-                        self.attempt[span[0] : span[1]],
-                    )
+                if float(weights @ said) < self.settings.pitfall_hit:
+                    continue
+                mine = self._order(phrasing, (start, stop))
+                if rivals and max(self._order(r, (start, stop)) for r in rivals) > mine:
+                    continue  # these words say a point the attempt was credited with, more closely
+                cols = self._hit_columns(rows, (start, stop))
+                span = (self.tokens[min(cols)].start, self.tokens[max(cols)].end)
+                score = round(float(weights @ said) * 100, 1)
+                return PointResult(claim.text, score, True, phrasing, span, self.attempt[span[0] : span[1]])
         return None
 
     def _slice_of(self, phrasing: str) -> tuple[int, int]:
