@@ -163,3 +163,67 @@ def test_the_quick_path_answers_plan_without_typer_with_the_same_json(
     )
     assert json.loads(result.stderr.strip().splitlines()[-1]) == [0, False, False], result.stderr
     assert json.loads(result.stdout) == json.loads(through_typer.output)
+
+
+# --- drill follows the plan, and plain FSRS after the day ---------------------------------------
+
+
+def test_drill_follows_the_plan_while_the_interview_is_ahead(run, isolated_home, state_file):
+    (isolated_home / "config.toml").write_text("[drill]\nfuzz = false\nnew_per_day = 1\n")
+    plain = json.loads(run("next", "--json", env=NOW).output)
+    assert plain["new"] == 1 and "interview" not in plain  # FSRS: one new card a day
+    run("plan", "--interview", "+10d", "--minutes", "30", env=NOW)
+    planned = json.loads(run("plan", "--json", env=NOW).output)
+    today = planned["days"][0]
+    assert today["new"] == 4  # new questions follow from what is left, not from new_per_day
+    result = run("drill", input="q\n", env=NOW)
+    assert result.exit_code == 0
+    assert result.output.startswith(
+        "Following your interview plan: interview Thu 12 Mar, in 10 days. Today 0 reviews and 4 new"
+    )
+    assert "[1/4] new" in result.output
+    nxt = json.loads(run("next", "--json", env=NOW).output)
+    assert nxt["new"] == 4 and nxt["interview"] == {"date": "2026-03-12", "days_left": 10}
+
+
+def test_drill_goes_back_to_plain_fsrs_after_the_day_keeping_every_review(run, isolated_home, state_file):
+    run("plan", "--interview", "+3d", "--minutes", "30", env=NOW)
+    script = (GOOD + "\n\n3\nn\n") + ("x\n\n3\n" * 6)
+    first = run("drill", input=script, env=NOW)
+    assert "Following your interview plan" in first.output
+    kept = review_count(state_file)
+    assert kept >= 4
+    done = run("drill", input="q\n", env=NOW)
+    assert "Nothing left in today's plan" in done.output and "[1/" not in done.output
+    after = {"PREP_NOW": "2026-03-06T09:00:00+00:00"}  # the day after the interview
+    again = run("drill", "--json", input="q\n", env=after)
+    assert "interview plan" not in again.output
+    assert review_count(state_file) == kept  # nothing was lost or rewritten
+    nxt = json.loads(run("next", "--json", env=after).output)
+    assert "interview" not in nxt
+    due = (
+        sqlite3.connect(state_file)
+        .execute("SELECT COUNT(*) FROM cards WHERE due <= '2026-03-06T09:00:00.000000Z'")
+        .fetchone()[0]
+    )
+    assert nxt["due"] == due  # plain FSRS: the cards due by their own schedule
+    shown = run("plan", env=after)
+    assert "was 1 day ago: drill is back to plain FSRS" in shown.output
+
+
+def test_a_drill_on_the_day_itself_is_plain_fsrs(run):
+    run("plan", "--interview", "+1d", env=NOW)
+    on_the_day = {"PREP_NOW": "2026-03-03T09:00:00+00:00"}
+    assert "Following your interview plan" not in run("drill", input="q\n", env=on_the_day).output
+    assert "Interview today" in run("plan", env=on_the_day).output
+
+
+# --- readiness in stats and next, and the cram sheet -------------------------------------------
+
+
+def test_next_says_how_many_days_are_left(run):
+    run("plan", "--interview", "+12d", env=NOW)
+    result = run("next", env=NOW)
+    assert "interview in 12 days" in result.output.splitlines()[0]
+    run("plan", "--interview", "+1d", env=NOW)
+    assert "interview in 1 day." in run("next", env=NOW).output

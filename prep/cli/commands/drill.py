@@ -95,10 +95,9 @@ def drill(
     from prep import clock
     from prep.bank.selection import select
     from prep.cli.drill_ui import ConsoleUI
-    from prep.cli.render import summary_table, when_text
+    from prep.cli.render import summary_table
     from prep.grading.grade import grade
     from prep.review.drill import Drill
-    from prep.review.queue import due_outlook
     from prep.review.setup import DrillOptions, start_drill
 
     app: AppContext = ctx.obj
@@ -120,15 +119,7 @@ def drill(
     ui = ConsoleUI(session, editor=lambda q: _edit_during_drill(app, session, q), stderr=as_json)
     if not session.can_keep:
         ui.notify("the state database is read-only here: answers in this session are not kept")
-    if not questions:
-        ui.out.print("No question matches these filters together (-c, --tag, --kind).")
-    elif not started.queue:
-        _, next_due = due_outlook(started.store, bank, clock.now(), session.scope)
-        when = when_text(next_due) if next_due else "none scheduled (nothing here reviewed yet)"
-        ui.out.print(
-            f"Nothing to drill now. Next card due: {when}.\n"
-            "Use --cram to drill anyway, or --new N to allow more new cards today."
-        )
+    _opening(ui, started, bank, questions)
     if not started.queue:
         if as_json:
             emit_json(session.finish().to_dict())
@@ -141,6 +132,27 @@ def drill(
     started.store.close()
     if summary.interrupted:
         raise typer.Exit(EXIT_INTERRUPTED)
+
+
+def _opening(ui, started, bank, questions) -> None:  # type: ignore[no-untyped-def]
+    """What a drill says before its first card: that it follows the interview plan, or why
+    there is nothing to drill."""
+    from prep import clock
+    from prep.cli.render import when_text
+    from prep.cli.render_plan import plan_opening
+    from prep.review.queue import due_outlook
+
+    if not questions:
+        ui.out.print("No question matches these filters together (-c, --tag, --kind).")
+    elif started.plan is not None:  # an interview ahead: the drill follows its plan
+        ui.out.print(plan_opening(started.plan, started.queue))
+    elif not started.queue:
+        _, next_due = due_outlook(started.store, bank, clock.now(), started.session.scope)
+        when = when_text(next_due) if next_due else "none scheduled (nothing here reviewed yet)"
+        ui.out.print(
+            f"Nothing to drill now. Next card due: {when}.\n"
+            "Use --cram to drill anyway, or --new N to allow more new cards today."
+        )
 
 
 def _edit_during_drill(app: AppContext, session, question) -> str:  # type: ignore[no-untyped-def]
