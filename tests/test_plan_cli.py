@@ -221,9 +221,38 @@ def test_a_drill_on_the_day_itself_is_plain_fsrs(run):
 # --- readiness in stats and next, and the cram sheet -------------------------------------------
 
 
+def test_stats_shows_readiness_and_its_json_carries_the_plan(run):
+    plain = json.loads(run("stats", "--json", env=NOW).output)
+    assert "interview" not in plain
+    run("plan", "--interview", "+6d", "--minutes", "15", env=NOW)
+    data = json.loads(run("stats", "--json", env=NOW).output)
+    assert data["interview"] == json.loads(run("plan", "--json", env=NOW).output)
+    text = run("stats", env=NOW).output
+    assert "Interview Sun 08 Mar, in 6 days · 15 minutes a day" in text
+    assert "Expected recall on the day: 0% now" in text and "Days ahead" in text and "Parallelism" in text
+
+
 def test_next_says_how_many_days_are_left(run):
     run("plan", "--interview", "+12d", env=NOW)
     result = run("next", env=NOW)
     assert "interview in 12 days" in result.output.splitlines()[0]
     run("plan", "--interview", "+1d", env=NOW)
     assert "interview in 1 day." in run("next", env=NOW).output
+
+
+def test_the_cram_sheet_for_the_interview_puts_the_least_likely_recalled_first(run):
+    assert run("export", "cram", "--for-interview", env=NOW).exit_code == 1  # no date yet
+    # Review dp-vs-mp well, zero-stages badly, a week before the interview: unseen ones first,
+    # then zero-stages, and dp-vs-mp last.
+    run("drill", "-c", "parallelism", input=GOOD + "\n\n4\nn\nno idea\n\n1\nno idea\n\n1\nq\n", env=NOW)
+    run("plan", "--interview", "+7d", env=NOW)
+    sheet = run("export", "cram", "--for-interview", env=NOW).output
+    assert sheet.startswith("# Interview cram sheet for Monday 09 March 2026")
+    order = [
+        qid for qid in ("biggest-failure", "zero-stages", "dp-batch-size", "dp-vs-mp") if f"`{qid}`" in sheet
+    ]
+    positions = {qid: sheet.index(f"`{qid}`") for qid in order}
+    assert positions["dp-vs-mp"] == max(positions.values())
+    assert positions["zero-stages"] > positions["biggest-failure"]  # an unseen question: nothing to recall
+    weakest = run("export", "cram", "--for-interview", "--weakest", "1", env=NOW).output
+    assert "`biggest-failure`" in weakest and "`dp-vs-mp`" not in weakest
