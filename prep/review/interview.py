@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from prep.errors import UsageError
 from prep.review.memory import MemoryModel
-from prep.review.plan import FIRST_FAIL, Memory, Plan, PlanInput, make_plan
+from prep.review.plan import FIRST_FAIL, Memory, Plan, PlanInput, gc_paused, make_plan
 from prep.review.queue import QueueItem, start_of_day
 from prep.state.cards import format_time, parse_time
 
@@ -53,6 +53,18 @@ def plan_for(
             f"{interview.origin}the interview date {interview.date.isoformat()} is more than a year away",
             hint="set it again with `prep plan --interview DATE`",
         )
+    with gc_paused():
+        return _plan(store, questions, interview, now, today, at_risk_below)
+
+
+def _plan(
+    store: Store,
+    questions: Sequence[Question],
+    interview: InterviewConfig,
+    now: datetime,
+    today: date,
+    at_risk_below: float,
+) -> Plan:
     answers = store.recent_answers(RECENT_ANSWERS)
     own = own_seconds(answers)
     data = PlanInput(

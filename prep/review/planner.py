@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from bisect import bisect_left
 from collections.abc import Iterator
 
 from prep.review.memory import MemoryModel
@@ -83,23 +84,29 @@ class Planner:
         idle = {d: seconds for d, seconds in enumerate(early or ()) if seconds > 0}  # by day, in order
         least = min((seconds for _qid, seconds in order), default=0.0)
         open_days = list(range(self.horizon))  # days an introduction may still fit on, in order
+        stuck: dict[float, int] = {}  # seconds per answer -> the earliest start no day after had room for
+        count = len(order)
         for k, (qid, per_answer) in enumerate(order):
-            start = k * (last + 1) // len(order)
-            if open_days[-1] < start and not idle:
-                return  # every day from here on is full: the rest stay unseen
+            start = k * (last + 1) // count
+            if not idle and (open_days[-1] < start or stuck.get(per_answer, self.horizon) <= start):
+                continue  # days only fill up: no day from here on has room for this one
             intro = self._intros.get(per_answer) or self._intro(per_answer)
             seconds, variance = intro.seconds[0], intro.variance[0]
-            day = next(
-                (d for d in idle if d < start and idle[d] >= seconds and self.fits(d, seconds, variance)),
-                None,
-            )
+            day = None
+            if idle:
+                day = next(
+                    (d for d in idle if d < start and idle[d] >= seconds and self.fits(d, seconds, variance)),
+                    None,
+                )
             if day is not None:
                 idle[day] -= seconds
                 if idle[day] < least:
                     del idle[day]
             else:
-                day = next((d for d in open_days if d >= start and self.fits(d, seconds, variance)), None)
+                after = open_days[bisect_left(open_days, start) :]
+                day = next((d for d in after if self.fits(d, seconds, variance)), None)
             if day is None:
+                stuck[per_answer] = min(stuck.get(per_answer, self.horizon), start)
                 continue
             self.cards[qid] = Card(per_answer)
             self.take(qid, (day,))
