@@ -209,6 +209,7 @@ def test_drill_goes_back_to_plain_fsrs_after_the_day_keeping_every_review(run, i
     assert nxt["due"] == due  # plain FSRS: the cards due by their own schedule
     shown = run("plan", env=after)
     assert "was 1 day ago: drill is back to plain FSRS" in shown.output
+    assert "Expected recall today:" in shown.output and "Days ahead" not in shown.output
 
 
 def test_a_drill_on_the_day_itself_is_plain_fsrs(run):

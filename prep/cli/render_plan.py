@@ -55,7 +55,9 @@ def plan_lines(
         headline(plan),
         f"{_counted(plan.questions, 'question')}, {plan.unseen} never seen",
         f"Expected recall on the day: {_percent(plan.expected_now)} now, "
-        f"{_percent(plan.expected_with_plan)} if you follow the plan",
+        f"{_percent(plan.expected_with_plan)} if you follow the plan"
+        if plan.days_left > 0
+        else f"Expected recall today: {_percent(plan.expected_now)}",
         "",
         *category_lines(plan, titles, width),
     ]
