@@ -3,7 +3,8 @@
     python bench/speed.py [--sizes 1000 10000] [--runs 5]
 
 Every figure is the median of N runs after a warm-up, printed next to a floor measured in the
-same run on the same machine, and as a ratio to it (machines differ; ratios travel). Peak RSS
+same run on the same machine, and as a ratio to it (machines differ; ratios travel). `prep plan`
+(an interview 30 days ahead, 45 minutes a day) is measured against warm `prep next`. Peak RSS
 comes from wait4(). Banks: 4 key points and a 100-word answer per question, 100 questions per
 file; review history: 100,000 reviews. Generated data is reproducible (fixed seed) and lives in
 bench/out/.
@@ -128,6 +129,20 @@ def make_history(path: Path, bank_size: int, reviews: int = 100_000, seed: int =
     return path
 
 
+def plan_config(folder: Path) -> Path:
+    """A config with an interview 30 days after the pinned clock, at 45 minutes a day."""
+    path = folder / "plan.toml"
+    path.write_text("[interview]\ndate = 2026-05-01\nminutes_per_day = 45\n")
+    return path
+
+
+def measure_plan(table: Table, base: list[str], env: dict[str, str], runs: int, size: int) -> None:
+    """`prep plan --json` against warm `prep next --json` (both answered before typer loads)."""
+    plan = base + ["--config", str(plan_config(OUT)), "plan", "--json"]
+    value, floor, _, _ = paired(plan, [base + ["next", "--json"]], env, runs)
+    table.add(f"prep plan --json, {size} q, 100k reviews", value, "prep next --json, warm", floor, "<= 1.5")
+
+
 def run(argv: list[str], env: dict[str, str]) -> tuple[float, int, int]:
     """Wall seconds, peak RSS in MB and exit status of one whole process."""
     start = time.perf_counter()
@@ -202,6 +217,49 @@ class Table:
         return "\n".join(lines)
 
 
+def measure_size(
+    table: Table, size: int, env: dict[str, str], runs: int, home: Path, deps_floor: list[str]
+) -> None:
+    """Every measure of one bank size."""
+    bank = make_bank(OUT / f"bank-{size}", size)
+    state = make_history(OUT / f"state-{size}.sqlite3", size)
+    files = sorted((bank / "questions").glob("*.yaml")) + sorted((bank / "answers").glob("*.yaml"))
+    parse = "import yaml,sys\nfor f in sys.argv[1:]:\n    yaml.load(open(f), Loader=yaml.CSafeLoader)"
+    parse_floor = [[PYTHON, "-c", parse, *map(str, files)], deps_floor]
+    base = PREP + ["--bank", str(bank), "--state", str(state)]
+    cache_dir = home / "cache"
+
+    def clear_cache(cache_dir: Path = cache_dir) -> None:
+        shutil.rmtree(cache_dir, ignore_errors=True)
+
+    value, floor, _, _ = paired(base + ["next", "--json"], parse_floor, env, runs, before=clear_cache)
+    table.add(f"prep next, cold, {size} questions", value, "libyaml parse + imports", floor, "<= 1.3")
+    run(base + ["next"], env)
+    value, floor, peak, floor_peak = paired(base + ["next", "--json"], [deps_floor], env, runs)
+    table.add(f"prep next, warm, {size} q, 100k reviews", value, "import all deps", floor, "<= 1.3")
+    table.add(f"peak memory, warm next, {size} q", peak, "import all deps", floor_peak, "<= 150 MB", "MB")
+    measure_plan(table, base, env, runs, size)
+    touched = files[0]
+
+    def touch(touched: Path = touched) -> None:  # an edit of one file: only it is re-parsed
+        touched.write_text(touched.read_text())
+
+    value, floor, _, _ = paired(base + ["next", "--json"], [deps_floor], env, runs, before=touch)
+    table.add(f"prep next after editing 1 of {len(files)} files", value, "import all deps", floor, "(info)")
+    value, floor, _, _ = paired(base + ["validate", "--json"], parse_floor, env, max(1, runs // 2))
+    table.add(
+        f"prep validate (with near-duplicates), {size} q",
+        value,
+        "libyaml parse + imports",
+        floor,
+        "<= 10 s",
+    )
+    value, floor, _, _ = paired(base + ["stats", "--json"], [deps_floor], env, runs)
+    table.add(f"prep stats --json, {size} q, 100k reviews", value, "import all deps", floor, "<= 1.0 s")
+    value, floor, _, _ = paired(base + ["export", "cram"], [deps_floor], env, max(1, runs // 2))
+    table.add(f"prep export cram, {size} q", value, "import all deps", floor, "<= 2 s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -209,6 +267,9 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--markdown", type=Path, help="also write the table as markdown to this file")
+    parser.add_argument(
+        "--only-plan", action="store_true", help="measure only `prep plan` against `prep next`"
+    )
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
     home = OUT / "home"
@@ -233,47 +294,16 @@ def main() -> None:
     value, floor, _, _ = paired(PREP + ["--help"], [typer_floor], env, args.runs)
     table.add("prep --help", value, "import typer", floor, "<= 1.3")
 
+    if args.only_plan:
+        for size in args.sizes:
+            base = PREP + ["--bank", str(make_bank(OUT / f"bank-{size}", size))]
+            base += ["--state", str(make_history(OUT / f"state-{size}.sqlite3", size))]
+            run(base + ["next"], env)  # fills the parsed-bank cache
+            measure_plan(table, base, env, args.runs, size)
+        return
+
     for size in args.sizes:
-        bank = make_bank(OUT / f"bank-{size}", size)
-        state = make_history(OUT / f"state-{size}.sqlite3", size)
-        files = sorted((bank / "questions").glob("*.yaml")) + sorted((bank / "answers").glob("*.yaml"))
-        parse = "import yaml,sys\nfor f in sys.argv[1:]:\n    yaml.load(open(f), Loader=yaml.CSafeLoader)"
-        parse_floor = [[PYTHON, "-c", parse, *map(str, files)], deps_floor]
-        base = PREP + ["--bank", str(bank), "--state", str(state)]
-        cache_dir = home / "cache"
-
-        def clear_cache(cache_dir: Path = cache_dir) -> None:
-            shutil.rmtree(cache_dir, ignore_errors=True)
-
-        value, floor, _, _ = paired(
-            base + ["next", "--json"], parse_floor, env, args.runs, before=clear_cache
-        )
-        table.add(f"prep next, cold, {size} questions", value, "libyaml parse + imports", floor, "<= 1.3")
-        run(base + ["next"], env)
-        value, floor, peak, floor_peak = paired(base + ["next", "--json"], [deps_floor], env, args.runs)
-        table.add(f"prep next, warm, {size} q, 100k reviews", value, "import all deps", floor, "<= 1.3")
-        table.add(f"peak memory, warm next, {size} q", peak, "import all deps", floor_peak, "<= 150 MB", "MB")
-        touched = files[0]
-
-        def touch(touched: Path = touched) -> None:  # an edit of one file: only it is re-parsed
-            touched.write_text(touched.read_text())
-
-        value, floor, _, _ = paired(base + ["next", "--json"], [deps_floor], env, args.runs, before=touch)
-        table.add(
-            f"prep next after editing 1 of {len(files)} files", value, "import all deps", floor, "(info)"
-        )
-        value, floor, _, _ = paired(base + ["validate", "--json"], parse_floor, env, max(1, args.runs // 2))
-        table.add(
-            f"prep validate (with near-duplicates), {size} q",
-            value,
-            "libyaml parse + imports",
-            floor,
-            "<= 10 s",
-        )
-        value, floor, _, _ = paired(base + ["stats", "--json"], [deps_floor], env, args.runs)
-        table.add(f"prep stats --json, {size} q, 100k reviews", value, "import all deps", floor, "<= 1.0 s")
-        value, floor, _, _ = paired(base + ["export", "cram"], [deps_floor], env, max(1, args.runs // 2))
-        table.add(f"prep export cram, {size} q", value, "import all deps", floor, "<= 2 s")
+        measure_size(table, size, env, args.runs, home, deps_floor)
 
     grading = subprocess.run(
         [PYTHON, str(ROOT / "bench" / "grading.py"), "--timing-only"],

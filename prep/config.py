@@ -1,4 +1,5 @@
-"""User settings from a TOML file ([drill] section), overridable by command-line options."""
+"""User settings from a TOML file ([drill] and [interview] sections), overridable by
+command-line options; `prep plan` writes the [interview] section."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import math
 import re
 import tomllib
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from prep.errors import UsageError, display_path
@@ -21,6 +22,11 @@ DEFAULTS = {
 }
 # Settings prep asks about once and then keeps (absent: not asked yet).
 ASKED = ("teach_writes_bank",)  # `t` in a drill adds the user's words to the bank
+INTERVIEW_KEYS = ("date", "minutes_per_day")
+SECTIONS = {"drill": (*DEFAULTS, *ASKED), "interview": INTERVIEW_KEYS}
+MINUTES_PER_DAY = 45  # the interview plan's daily budget when none is given
+MINUTES_RANGE = (5, 600)
+MAX_DAYS_AHEAD = 365  # an interview further away than a year is a typo
 
 
 @dataclass(frozen=True)
@@ -34,9 +40,19 @@ class SchedulerConfig:
 
 
 @dataclass(frozen=True)
+class InterviewConfig:
+    """The interview date and the minutes a day to prepare ([interview] in the config)."""
+
+    date: date
+    minutes_per_day: int = MINUTES_PER_DAY
+    origin: str = ""  # "config.toml:7: ", where the date is written, for messages about it
+
+
+@dataclass(frozen=True)
 class DrillConfig:
     new_per_day: int = 10
     scheduler: SchedulerConfig = field(default_factory=SchedulerConfig)
+    interview: InterviewConfig | None = None
     teach_writes_bank: bool | None = None  # None: ask the first time
 
 
@@ -70,44 +86,71 @@ def _toml(value: object) -> str:
     return str(value)
 
 
-def _line_of(text: str, key: str) -> int:
-    """The line that sets *key* in the [drill] section (TOML parsers keep no positions)."""
+def _line_of(text: str, key: str, in_section: str = "drill") -> int:
+    """The line that sets *key* in a section (TOML parsers keep no positions)."""
     section = ""
     for number, line in enumerate(text.splitlines(), 1):
         header = re.match(r"\s*\[\s*([^\]]+?)\s*\]", line)
         if header:
             section = header.group(1).strip('"')
-        elif section == "drill" and re.match(rf"\s*\"?{re.escape(key)}\"?\s*=", line):
+        elif section == in_section and re.match(rf"\s*\"?{re.escape(key)}\"?\s*=", line):
             return number
     return 0
 
 
-def load(path: Path, *, overrides: dict | None = None, explicit: bool = False) -> DrillConfig:
-    """The drill settings: defaults < config file [drill] section < command-line overrides.
-    *explicit*: the file was named (--config, $PREP_CONFIG), so it must exist."""
-    values = dict(DEFAULTS)
-    where = ""
-    text = ""
+def _read(path: Path, explicit: bool) -> tuple[dict, str]:
+    """The file's sections, checked for unknown names, and its text ({} and "" when absent)."""
     if path.is_dir():
         raise UsageError(f"{display_path(path)} is a directory, not a config file")
     if explicit and not path.is_file():
         raise UsageError(f"config file not found: {display_path(path)}")
-    if path.is_file():
-        where = f"{display_path(path)}: "
-        try:
-            text = path.read_text(encoding="utf-8")
-            data = tomllib.loads(text)
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as exc:
-            raise UsageError(f"{where}cannot read config: {exc}") from None
-        values.update(_drill_section(data, where))
+    if not path.is_file():
+        return {}, ""
+    where = f"{display_path(path)}: "
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as exc:
+        raise UsageError(f"{where}cannot read config: {exc}") from None
+    stray = sorted(k for k, v in data.items() if k not in SECTIONS and not isinstance(v, dict))
+    if stray:
+        home = "[interview]" if all(k in INTERVIEW_KEYS for k in stray) else "[drill]"
+        raise UsageError(
+            f"{where}setting{'s' if len(stray) != 1 else ''} {', '.join(stray)} outside a section: "
+            f"settings go under {home}"
+        )
+    other = set(data) - set(SECTIONS)
+    if other:
+        raise UsageError(
+            f"{where}unknown section{'s' if len(other) != 1 else ''} "
+            f"{', '.join(f'[{s}]' for s in sorted(other))} (known: {', '.join(f'[{s}]' for s in SECTIONS)})"
+        )
+    for name, known in SECTIONS.items():
+        section = data.get(name, {})
+        if not isinstance(section, dict):
+            raise UsageError(f"{where}[{name}] must be a table")
+        unknown = set(section) - set(known)
+        if unknown:
+            raise UsageError(
+                f"{where}unknown setting{'s' if len(unknown) != 1 else ''} in [{name}]: "
+                f"{', '.join(sorted(unknown))} (known: {', '.join(known)})"
+            )
+    return data, text
+
+
+def load(path: Path, *, overrides: dict | None = None, explicit: bool = False) -> DrillConfig:
+    """The settings: defaults < config file ([drill], [interview]) < command-line overrides.
+    *explicit*: the file was named (--config, $PREP_CONFIG), so it must exist."""
+    data, text = _read(path, explicit)
+    values = {**DEFAULTS, **data.get("drill", {})}
     overridden = {k: v for k, v in (overrides or {}).items() if v is not None}
     values.update(overridden)
 
-    def at(key: str) -> str:  # "config.toml:3: ", where the bad value was written
-        if key in overridden or not where:
+    def at(key: str, section: str = "drill") -> str:  # "config.toml:3: ", where the value was written
+        if key in overridden or not text:
             return ""
-        line = _line_of(text, key)
-        return f"{where[:-2]}:{line}: " if line else where
+        line = _line_of(text, key, section)
+        return f"{display_path(path)}:{line}: " if line else f"{display_path(path)}: "
 
     retention = values["desired_retention"]
     if isinstance(retention, bool) or not isinstance(retention, (int, float)) or not 0.5 <= retention <= 0.99:
@@ -131,33 +174,36 @@ def load(path: Path, *, overrides: dict | None = None, explicit: bool = False) -
             relearning_steps=_steps(values, "relearning_steps", at("relearning_steps")),
             fuzz=values["fuzz"],
         ),
+        interview=_interview(data.get("interview"), lambda key: at(key, "interview")),
     )
 
 
-def _drill_section(data: dict, where: str) -> dict:
-    """The [drill] table of a parsed config file; anything else in the file is an error."""
-    stray = sorted(k for k, v in data.items() if k != "drill" and not isinstance(v, dict))
-    if stray:
+def _interview(section: dict | None, at) -> InterviewConfig | None:  # type: ignore[no-untyped-def]
+    """The [interview] section: a date (TOML date or "YYYY-MM-DD") and minutes_per_day."""
+    if not section:
+        return None
+    if "date" not in section:
         raise UsageError(
-            f"{where}setting{'s' if len(stray) != 1 else ''} {', '.join(stray)} outside a section: "
-            "settings go under [drill]"
+            f"{at('minutes_per_day')}[interview] has no date: set one with `prep plan --interview DATE`"
         )
-    other = set(data) - {"drill"}
-    if other:
+    when = section["date"]
+    if isinstance(when, str):
+        try:
+            when = date.fromisoformat(when)
+        except ValueError:
+            when = None
+    if not isinstance(when, date) or isinstance(when, datetime):
         raise UsageError(
-            f"{where}unknown section{'s' if len(other) != 1 else ''} "
-            f"{', '.join(f'[{s}]' for s in sorted(other))} (known: [drill])"
+            f"{at('date')}[interview] date must be a date like 2026-05-04, not {_toml(section['date'])}"
         )
-    section = data.get("drill", {})
-    if not isinstance(section, dict):
-        raise UsageError(f"{where}[drill] must be a table")
-    unknown = set(section) - set(DEFAULTS) - set(ASKED)
-    if unknown:
+    minutes = section.get("minutes_per_day", MINUTES_PER_DAY)
+    low, high = MINUTES_RANGE
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or not low <= minutes <= high:
         raise UsageError(
-            f"{where}unknown setting{'s' if len(unknown) != 1 else ''} in [drill]: "
-            f"{', '.join(sorted(unknown))} (known: {', '.join([*DEFAULTS, *ASKED])})"
+            f"{at('minutes_per_day')}minutes_per_day must be a whole number from {low} to {high}, "
+            f"not {_toml(minutes)}"
         )
-    return section
+    return InterviewConfig(when, minutes, at("date"))
 
 
 def _steps(values: dict, name: str, where: str) -> tuple[timedelta, ...]:
@@ -168,6 +214,46 @@ def _steps(values: dict, name: str, where: str) -> tuple[timedelta, ...]:
         return tuple(parse_duration(s) for s in steps)
     except UsageError as error:
         raise UsageError(f"{where}{name}: {error.message}") from None
+
+
+# --- the [interview] section, written by `prep plan` ------------------------------------------
+
+
+def interview_problem(when: date, today: date) -> str | None:
+    """Why *when* cannot be an interview date seen from *today*, or None."""
+    if when < today:
+        return f"{when.isoformat()} is in the past"
+    if (when - today).days > MAX_DAYS_AHEAD:
+        return f"{when.isoformat()} is more than a year away"
+    return None
+
+
+def save_interview(path: Path, interview: InterviewConfig | None) -> None:
+    """Write the [interview] section (None: remove it), keeping the rest of the file as it is."""
+    from prep.files import atomic_write
+
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    kept = _without_section(text, "interview").rstrip("\n")
+    if interview is not None:
+        section = (
+            f"[interview]\ndate = {interview.date.isoformat()}\n"
+            f"minutes_per_day = {interview.minutes_per_day}\n"
+        )
+        kept = f"{kept}\n\n{section}" if kept else section
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, kept + ("\n" if kept and not kept.endswith("\n") else ""))
+
+
+def _without_section(text: str, name: str) -> str:
+    """*text* without the lines of section [name] (its header to the next header)."""
+    lines, inside = [], False
+    for line in text.splitlines():
+        header = re.match(r"\s*\[\s*([^\]]+?)\s*\]", line)
+        if header:
+            inside = header.group(1).strip('"') == name
+        if not inside:
+            lines.append(line)
+    return "\n".join(lines)
 
 
 def remember(path: Path, key: str, value: bool | int | float | str) -> None:

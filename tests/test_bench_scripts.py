@@ -154,3 +154,22 @@ def test_teaching_benchmark_reports_before_and_after(tmp_path):
     assert "the taught answer passes after teaching: 1/1" in out
     assert "other correct answers missed: " in out and " before -> " in out
     assert "false passes on wrong answers: 0/1 (0.0%) before -> 0/1 (0.0%) after ✓" in out
+
+
+def test_interview_benchmark_prints_its_table_and_the_targets(tmp_path):
+    """bench/interview.py on one small scenario: every policy's recall, reviews and minutes, and the
+    targets with their figures."""
+    markdown = tmp_path / "interview.md"
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "interview.py"), "--scenario", "bundled:7:30",
+         "--scenario", "bundled:14:60", "--markdown", str(markdown)],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    rows = [line for line in result.stdout.splitlines() if line.startswith("| bundled (283 q) |")]
+    assert len(rows) == 4  # each as it is done, then in the table
+    for row in rows:
+        assert row.count(" rev · ") == 3  # (a), (b) and (c) side by side
+    assert "(a) FSRS, 10 new a day | (b) FSRS, new spread evenly | (c) plan" in result.stdout
+    assert "bundled, 14 days, 60 min: at least 0.15 above (a)" in result.stdout
+    assert "no day over its budget by more than 10%" in markdown.read_text()

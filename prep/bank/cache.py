@@ -21,7 +21,7 @@ from prep import __version__
 from prep.paths import BankLocation, cache_dir
 
 # Bump when what is stored changes shape; a mismatch empties the cache.
-CACHE_FORMAT = f"5/{__version__}"
+CACHE_FORMAT = f"6/{__version__}"
 _TAG_SEPARATOR = "\x1f"  # a control character no tag uses; cheaper than JSON per row
 
 
@@ -33,6 +33,7 @@ class IndexRow(NamedTuple):  # a tuple, straight from SQLite: 10,000 are built o
     prompt: str
     content_hash: str = ""  # of prompt + key points: stats flags cards reviewed under other wording
     category_title: str = ""
+    target_seconds: int = 60  # how long an answer should take: the interview plan's time per card
 
     @property
     def tags(self) -> tuple[str, ...]:
@@ -50,6 +51,7 @@ class IndexRow(NamedTuple):  # a tuple, straight from SQLite: 10,000 are built o
             question.prompt,
             content_hash(question),
             title,
+            question.target_seconds,
         )
 
 
@@ -77,21 +79,21 @@ class BankCache:
         self.db = sqlite3.connect(self.path, timeout=5, isolation_level=None)
         self.db.execute("PRAGMA journal_mode = WAL")
         self.db.execute("PRAGMA synchronous = NORMAL")  # a lost cache write is only re-parsing
+        self.db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
+        if row is None or row[0] != CACHE_FORMAT:  # another shape: start empty, tables and all
+            self.db.executescript("DELETE FROM meta; DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS qindex")
+            self.db.execute("INSERT INTO meta VALUES ('format', ?)", (CACHE_FORMAT,))
         self.db.executescript(
             """
-            CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
             CREATE TABLE IF NOT EXISTS files (
                 path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, sha256 TEXT, payload TEXT);
             CREATE TABLE IF NOT EXISTS qindex (
                 id TEXT, file TEXT, ord INTEGER, category TEXT, kind TEXT, tags TEXT, prompt TEXT,
-                content_hash TEXT, category_title TEXT);
+                content_hash TEXT, category_title TEXT, target_seconds INTEGER);
             CREATE INDEX IF NOT EXISTS qindex_file ON qindex(file, ord);
             """
         )
-        row = self.db.execute("SELECT value FROM meta WHERE key = 'format'").fetchone()
-        if row is None or row[0] != CACHE_FORMAT:
-            self.db.executescript("DELETE FROM files; DELETE FROM qindex;")
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('format', ?)", (CACHE_FORMAT,))
 
     def _reset(self) -> None:
         """Throw a damaged cache away and start empty (it holds nothing the YAML does not)."""
@@ -151,7 +153,7 @@ class BankCache:
             )
             self.db.execute("DELETE FROM qindex WHERE file = ?", (str(path),))
             self.db.executemany(
-                "INSERT INTO qindex VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO qindex VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
                         r.id,
@@ -163,6 +165,7 @@ class BankCache:
                         r.prompt,
                         r.content_hash,
                         r.category_title,
+                        r.target_seconds,
                     )
                     for i, r in enumerate(index)
                 ],
@@ -210,8 +213,8 @@ class BankCache:
                 map(
                     IndexRow._make,
                     self.db.execute(
-                        "SELECT id, category, kind, tags, prompt, content_hash, category_title FROM qindex"
-                        " ORDER BY file, ord"
+                        "SELECT id, category, kind, tags, prompt, content_hash, category_title,"
+                        " target_seconds FROM qindex ORDER BY file, ord"
                     ),
                 )
             )

@@ -32,6 +32,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "next_card",
         "Show the card `prep drill` would show first, and how many are due, without starting.",
     ),
+    "plan": (
+        "plan",
+        "plan",
+        "Plan for an interview day: how ready you will be, and what to drill each day until then.",
+    ),
     "grade": (
         "grade",
         "grade",

@@ -1,6 +1,6 @@
-"""The `prep` console script. `prep next` is answered straight away when its arguments are the
-plain ones (a shell prompt calls it on every line, and typer with its pydantic adapters costs
-more than the answer); every other command line goes to the typer app."""
+"""The `prep` console script. `prep next` and `prep plan` are answered straight away when their
+arguments are the plain ones (a shell prompt calls `prep next` on every line, and typer with its
+pydantic adapters costs more than the answer); every other command line goes to the typer app."""
 
 from __future__ import annotations
 
@@ -21,22 +21,29 @@ def main() -> None:
     app_main()
 
 
+QUICK = ("next", "plan")  # commands answered here when their command line is plain
+
+
 def quick_next(argv: list[str]) -> int | None:
-    """Run `prep next` and return its exit code, or None when *argv* is anything else (help, an
-    unknown option, another command): the typer app then parses it, errors and all."""
-    parsed = _parse(argv)
-    if parsed is None:
+    """Run `prep next` (or `prep plan` showing the plan) and return its exit code, or None when
+    *argv* is anything else (help, an unknown option, another command, `plan --interview`):
+    the typer app then parses it, errors and all."""
+    command = next((name for name in QUICK if _parse(argv, name) is not None), None)
+    if command is None:
         return None
-    paths, filters, as_json = parsed
+    paths, filters, as_json = _parse(argv, command)  # type: ignore[misc]
     from pathlib import Path
 
-    from prep.cli.nextup import show_next
     from prep.cli.report import report
     from prep.errors import PrepError
 
+    if command == "plan":
+        from prep.cli.planshow import show_plan as show
+    else:
+        from prep.cli.nextup import show_next as show
     try:
-        show_next(*(Path(paths[k]) if k in paths else None for k in ("bank", "state", "config")), filters,
-                  as_json=as_json)  # fmt: skip
+        show(*(Path(paths[k]) if k in paths else None for k in ("bank", "state", "config")), filters,
+             as_json=as_json)  # fmt: skip
         sys.stdout.flush()
     except PrepError as error:
         return report(error)
@@ -49,8 +56,10 @@ def quick_next(argv: list[str]) -> int | None:
     return 0
 
 
-def _parse(argv: list[str]) -> tuple[dict[str, str], dict[str, list[str]], bool] | None:
-    """(global paths, filters, --json) of a plain `prep [--bank|--state|--config X] next
+def _parse(
+    argv: list[str], command: str = "next"
+) -> tuple[dict[str, str], dict[str, list[str]], bool] | None:
+    """(global paths, filters, --json) of a plain `prep [--bank|--state|--config X] COMMAND
     [-c|-t|-k X] [--json]` command line, else None."""
     paths: dict[str, str] = {}
     filters: dict[str, list[str]] = {"categories": [], "tags": [], "kinds": []}
@@ -59,7 +68,7 @@ def _parse(argv: list[str]) -> tuple[dict[str, str], dict[str, list[str]], bool]
         token = argv[i]
         name, eq, value = token.partition("=")
         table = _FILTERS if seen_next else _GLOBALS
-        if token == "next" and not seen_next:
+        if token == command and not seen_next:
             seen_next = True
         elif seen_next and token == "--json":
             as_json = True

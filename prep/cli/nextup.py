@@ -17,29 +17,34 @@ def show_next(
     as_json: bool,
 ) -> None:
     """Print what `prep next` says for these global options and filters (PrepError on bad input)."""
-    import os
-
     from prep import clock
-    from prep import config as config_module
-    from prep.bank.index import question_index
-    from prep.bank.selection import select_rows
-    from prep.paths import ENV_CONFIG, config_path, find_bank, state_path
+    from prep.cli.quickload import quick_load
+    from prep.paths import state_path
     from prep.review.outlook import next_card
     from prep.state.store import Store
 
-    location = find_bank(bank)
-    selected = select_rows(question_index(location), **filters)
-    explicit = config is not None or bool(os.environ.get(ENV_CONFIG))
-    settings = config_module.load(config_path(config), explicit=explicit)
+    location, selected, settings = quick_load(bank, config, filters)
     with Store(state_path(state), write=False, bank=location.key) as store:
-        data = next_card(store, clock.now(), selected, new_per_day=settings.new_per_day)
+        data = next_card(
+            store,
+            clock.now(),
+            selected,
+            new_per_day=settings.new_per_day,
+            interview=settings.interview,
+            at_risk_below=settings.scheduler.desired_retention,
+        )
     if as_json:
         sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
-    elif data["next"] is None:
-        sys.stdout.write("Nothing due.\n")
+        return
+    interview = data.get("interview")
+    until = ""
+    if interview:
+        days = interview["days_left"]
+        until = f" · interview in {days} day{'s' if days != 1 else ''}"
+    if data["next"] is None:
+        done = "Nothing left in today's plan" if interview else "Nothing due"
+        sys.stdout.write(f"{done}{until}.\n")
     else:
         first = data["next"]
-        sys.stdout.write(
-            f"{data['due']} due now, {data['new']} new today. Next ({first['reason']}): {first['id']}\n"
-            f"  {first['prompt']}\n"
-        )
+        counts = f"{data['due']} due now, {data['new']} new today{until}"
+        sys.stdout.write(f"{counts}. Next ({first['reason']}): {first['id']}\n  {first['prompt']}\n")

@@ -9,11 +9,12 @@ import html
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from prep.bank.loaded import Bank
 from prep.bank.schema import Question
+from prep.review.interview import recall_on_day
 from prep.review.queue import weakest_first
 
 if TYPE_CHECKING:
@@ -60,10 +61,11 @@ class CramSelection:
     weakest: int | None = None  # only the N weakest (lowest recall probability, most lapses)
     due: bool = False  # only those due now
     ask: bool = False  # questions of kind 'ask' go to their own section: all of them, not counted
+    interview: date | None = None  # lowest predicted recall on this day first (and for --weakest)
 
     @property
     def needs_history(self) -> bool:
-        return self.weakest is not None or self.due
+        return self.weakest is not None or self.due or self.interview is not None
 
 
 def cram_questions(
@@ -74,9 +76,10 @@ def cram_questions(
     scheduler: Scheduler | None = None,
 ) -> list[Question]:
     """The questions of the sheet in the order to print: those due now (``due``), the N weakest
-    first (``weakest``). With ``ask``, the questions to ask are neither filtered nor counted
-    among the N: every one of *questions* follows, for the final section. *store* and
-    *scheduler* are needed when ``selection.needs_history``."""
+    first (``weakest``), or all by their predicted recall on the interview day, lowest first
+    (``interview``; with ``weakest``, the N lowest). With ``ask``, the questions to ask are
+    neither filtered nor counted among the N: every one of *questions* follows, for the final
+    section. *store* and *scheduler* are needed when ``selection.needs_history``."""
     asks = [q for q in questions if selection.ask and q.kind == "ask"]
     chosen = [q for q in questions if not (selection.ask and q.kind == "ask")]
     if selection.needs_history:
@@ -84,7 +87,10 @@ def cram_questions(
         if selection.due:
             due_ids = {qid for qid, _ in store.due_ids(now)}
             chosen = [q for q in chosen if q.id in due_ids]
-        if selection.weakest is not None:
+        if selection.interview is not None:
+            recall = recall_on_day(store, [q.id for q in chosen], selection.interview, now)
+            chosen = sorted(chosen, key=lambda q: recall[q.id])[: selection.weakest]
+        elif selection.weakest is not None:
             chosen = weakest_first(chosen, store.cards(), scheduler, now)[: selection.weakest]
     return chosen + asks
 

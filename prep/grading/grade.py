@@ -93,10 +93,7 @@ def grade(
     # Teaching never weakens the guard: only the phrasings written in the bank can outdo a pitfall.
     rivals = [p for c in question.key_points for p in (c.text, *c.aliases)]
     hits = tuple(h for h in (matcher.pitfall(p, rivals) for p in pitfalls) if h is not None)
-    # A claim said of the wrong one of the things the key points name.
-    unmet = [c for c, r in zip(claims, results) if not r.matched] if mode == "key_points" else []
-    credited = [p for c, r in zip(claims, results) if r.matched for p in (c.text, *c.aliases)]
-    swaps = tuple(h for h in (matcher.swapped(c, credited) for c in unmet) if h is not None)
+    swaps = _swaps(matcher, claims, results) if mode == "key_points" else ()
 
     keywords = bool(matcher.tokens) and _is_keyword_list(attempt, matcher.tokens, settings)
     for flaw, note in (
@@ -126,6 +123,13 @@ def grade(
         pass_at=math.ceil(settings.pass_score * scale),
         partial_at=math.ceil(settings.partial_score * scale),
     )
+
+
+def _swaps(matcher: Matcher, claims: list[Claim], results: list[PointResult]) -> tuple[PointResult, ...]:
+    """Key points not met that are said of the wrong one of the things the key points name."""
+    unmet = [c for c, r in zip(claims, results) if not r.matched]
+    credited = [p for c, r in zip(claims, results) if r.matched for p in (c.text, *c.aliases)]
+    return tuple(h for h in (matcher.swapped(c, credited) for c in unmet) if h is not None)
 
 
 def _claims(question: Question, candidate_answer: str | None) -> tuple[str, list[Claim]]:

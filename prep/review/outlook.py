@@ -14,17 +14,38 @@ from prep.review.queue import build_queue
 
 if TYPE_CHECKING:
     from prep.bank.cache import IndexRow
+    from prep.config import InterviewConfig
     from prep.state.store import Store
 
 
 def next_card(
-    store: Store, now: datetime, selected: Sequence[IndexRow], *, new_per_day: int
+    store: Store,
+    now: datetime,
+    selected: Sequence[IndexRow],
+    *,
+    new_per_day: int,
+    interview: InterviewConfig | None = None,
+    at_risk_below: float = 0.9,
 ) -> dict[str, Any]:
-    """{"due": N, "new": N, "next": {id, prompt, category, reason, due, state} or None}."""
-    queue = build_queue(None, store, None, now, selected, new_per_day=new_per_day)  # type: ignore[arg-type]
+    """{"due": N, "new": N, "next": {id, prompt, category, reason, due, state} or None}, and
+    while an interview is ahead, "interview": {date, days_left}: the drill then follows the
+    plan, so the due and new cards are the plan's for today."""
+    from prep.review import interview as planning  # only the interview plan needs fsrs
+
+    if planning.ahead(interview, now):
+        assert interview is not None
+        questions = [(r.id, r.category, r.target_seconds) for r in selected]
+        plan = planning.plan_for(store, questions, interview, now, at_risk_below=at_risk_below)
+        queue = planning.plan_queue(plan)
+    else:
+        queue = build_queue(None, store, None, now, selected, new_per_day=new_per_day)  # type: ignore[arg-type]
     first = queue[0] if queue else None
     due = sum(1 for item in queue if item.reason == "due")
     data: dict[str, Any] = {"due": due, "new": len(queue) - due, "next": None}
+    if planning.ahead(interview, now):
+        assert interview is not None
+        days_left = (interview.date - planning.today_of(now)).days
+        data["interview"] = {"date": interview.date.isoformat(), "days_left": days_left}
     if first is not None:
         row = next(r for r in selected if r.id == first.question_id)
         card = store.card(first.question_id)

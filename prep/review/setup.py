@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from prep import config
 from prep.errors import StateReadOnly
+from prep.review import interview
 from prep.review.queue import QueueItem, build_queue, mock_queue
 from prep.review.scheduler import Scheduler
 from prep.review.session import Mode, Session
@@ -23,6 +24,7 @@ from prep.state.store import Store
 if TYPE_CHECKING:
     from prep.bank.loaded import Bank
     from prep.bank.schema import Question
+    from prep.review.plan import Plan
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,7 @@ class DrillStart:
     questions: list[Question]  # what the filters selected (the queue is drawn from them)
     store: Store
     settings: config.DrillConfig
+    plan: Plan | None = None  # the interview plan the queue follows, while the interview is ahead
 
 
 def start_drill(
@@ -105,8 +108,11 @@ def start_drill(
             raise
         settings, store, scheduler = open_schedule(files, options.retention, options.new, write=False)
         keep_practice = False
+    plan = None
     if options.mode == "mock":
         queue = mock_queue(questions, bank, options.count, rng)
+    elif questions and not options.cram and interview.ahead(settings.interview, clock()):
+        plan, queue = _planned(bank, questions, options, settings, store, clock(), rng)
     else:
         queue = build_queue(
             bank,
@@ -131,4 +137,23 @@ def start_drill(
         scope=frozenset(q.id for q in questions),
         keep_practice=keep_practice,
     )
-    return DrillStart(session, queue, questions, store, settings)
+    return DrillStart(session, queue, questions, store, settings, plan)
+
+
+def _planned(
+    bank: Bank,
+    questions: list[Question],
+    options: DrillOptions,
+    settings: config.DrillConfig,
+    store: Store,
+    now: datetime,
+    rng: random.Random,
+) -> tuple[Plan, list[QueueItem]]:
+    """Today's part of the interview plan for the selected questions: what the drill asks."""
+    assert settings.interview is not None
+    selected = [(q.id, bank.category_of[q.id], q.target_seconds) for q in questions]
+    plan = interview.plan_for(
+        store, selected, settings.interview, now, at_risk_below=settings.scheduler.desired_retention
+    )
+    queue = interview.plan_queue(plan, new=options.new, limit=options.limit, shuffle=options.shuffle, rng=rng)
+    return plan, queue

@@ -25,6 +25,18 @@ class QuestionTotals:
 
 
 @dataclass(frozen=True)
+class RecentAnswer:
+    """One recent review, as the interview plan reads it: how long it took and whether it was
+    a new card's first answer."""
+
+    question_id: str
+    reviewed_at: str  # as stored: UTC, fixed width, so it compares as text
+    rating: int
+    seconds: float | None  # answering time, when it was timed at a terminal
+    first: bool
+
+
+@dataclass(frozen=True)
 class TimeSpent:
     seconds: float  # reviews and practice answers
     seconds_since: float  # ... since the time asked for
@@ -144,6 +156,16 @@ class ReportQueries:
         return {
             r[0] for r in self.db.execute(f"SELECT DISTINCT question_id FROM teachings WHERE {where}", args)
         }
+
+    def recent_answers(self, limit: int) -> list[RecentAnswer]:
+        """The last *limit* reviews, newest first (by the time index: the log may be long)."""
+        where, args = scope(self.bank)
+        rows = self.db.execute(
+            "SELECT question_id, reviewed_at, rating, elapsed_seconds, card_before IS NULL"
+            f" FROM reviews INDEXED BY reviews_time WHERE {where} ORDER BY reviewed_at DESC LIMIT ?",
+            (*args, limit),
+        )
+        return [RecentAnswer(qid, at, rating, took, bool(first)) for qid, at, rating, took, first in rows]
 
     def rating_sequences(self) -> Iterator[tuple[str, str, int]]:
         """(question id, reviewed_at as stored, rating) of every review, by question then time."""

@@ -52,6 +52,17 @@ class Store(StateDatabase, ReportQueries, HistoryMoves):
         rows = self.db.execute(f"SELECT * FROM cards WHERE {where} ORDER BY bank != ''", args)
         return {row["question_id"]: card_of(row) for row in rows}
 
+    def memories(self) -> dict[str, tuple[float, float | None, str]]:
+        """(stability, difficulty, last review as stored) of every card that holds a memory:
+        what the interview plan reads, without building 10,000 card states."""
+        where, args = scope(self.bank)
+        rows = self.db.execute(
+            "SELECT question_id, stability, difficulty, last_review FROM cards"
+            f" WHERE {where} AND stability IS NOT NULL AND last_review IS NOT NULL ORDER BY bank != ''",
+            args,
+        )
+        return {qid: (stability, difficulty, last) for qid, stability, difficulty, last in rows}
+
     def due_ids(self, now: datetime, limit: int | None = None) -> list[tuple[str, datetime]]:
         """Question ids due at *now*, most overdue first (uses the due index): the bank's own
         cards, and unassigned ones of ids it has no card of its own for."""

@@ -124,8 +124,8 @@ def drill(
     ui = ConsoleUI(session, editor=lambda q: _edit_during_drill(app, session, q), stderr=as_json)
     if not session.can_keep:
         ui.notify("the state database is read-only here: answers in this session are not kept")
+    _opening(ui, started, bank, questions)
     if not started.queue:
-        _say_why_nothing(ui, started, bank, clock.now())
         if as_json:
             emit_json(session.finish().to_dict())
         return
@@ -139,20 +139,25 @@ def drill(
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
-def _say_why_nothing(ui, started, bank, now) -> None:  # type: ignore[no-untyped-def]
-    """No card to ask: no question matches the filters, or none is due."""
+def _opening(ui, started, bank, questions) -> None:  # type: ignore[no-untyped-def]
+    """What a drill says before its first card: that it follows the interview plan, or why
+    there is nothing to drill."""
+    from prep import clock
     from prep.cli.render import when_text
+    from prep.cli.render_plan import plan_opening
     from prep.review.queue import due_outlook
 
-    if not started.questions:
+    if not questions:
         ui.out.print("No question matches these filters together (-c, --tag, --kind).")
-        return
-    _, next_due = due_outlook(started.store, bank, now, started.session.scope)
-    when = when_text(next_due) if next_due else "none scheduled (nothing here reviewed yet)"
-    ui.out.print(
-        f"Nothing to drill now. Next card due: {when}.\n"
-        "Use --cram to drill anyway, or --new N to allow more new cards today."
-    )
+    elif started.plan is not None:  # an interview ahead: the drill follows its plan
+        ui.out.print(plan_opening(started.plan, started.queue))
+    elif not started.queue:
+        _, next_due = due_outlook(started.store, bank, clock.now(), started.session.scope)
+        when = when_text(next_due) if next_due else "none scheduled (nothing here reviewed yet)"
+        ui.out.print(
+            f"Nothing to drill now. Next card due: {when}.\n"
+            "Use --cram to drill anyway, or --new N to allow more new cards today."
+        )
 
 
 def _teacher(app: AppContext, started):  # type: ignore[no-untyped-def]

@@ -63,6 +63,14 @@ def cram(
             "all of them, whatever --weakest and --due keep.",
         ),
     ] = False,
+    for_interview: Annotated[
+        bool,
+        typer.Option(
+            "--for-interview",
+            help="Order by predicted recall on the interview day (`prep plan --interview`), lowest "
+            "first; with --weakest, the N lowest.",
+        ),
+    ] = False,
 ) -> None:
     """A markdown cram sheet: contents, a section per category, key points, answers, pitfalls."""
     from prep import clock
@@ -71,7 +79,8 @@ def cram(
     app: AppContext = ctx.obj
     bank, questions = _selected(app, category, tag, kind)
     now = clock.now()
-    selection = CramSelection(weakest=weakest, due=due, ask=ask)
+    interview = _interview_day(app, now) if for_interview else None
+    selection = CramSelection(weakest=weakest, due=due, ask=ask, interview=interview)
     if selection.needs_history:
         _settings, store, scheduler = app.open_schedule(write=False)
         with store:
@@ -79,7 +88,29 @@ def cram(
     else:
         questions = cram_questions(questions, selection, now)
     options = CramOptions(questions_only=questions_only, ask_section=ask)
+    if interview is not None:
+        options = CramOptions(
+            questions_only, ask, f"Interview cram sheet for {interview.strftime('%A %d %B %Y')}"
+        )
     _write(cram_sheet(bank, questions, now, options), output)
+
+
+def _interview_day(app: AppContext, now):  # type: ignore[no-untyped-def]
+    """The saved interview date, for --for-interview: set, and not past."""
+    from prep import config
+    from prep.review.interview import today_of
+
+    saved = config.load(app.config_path, explicit=app.config_named).interview
+    if saved is None:
+        raise UsageError(
+            "--for-interview: no interview date is set", hint="set it with `prep plan --interview DATE`"
+        )
+    if saved.date < today_of(now):
+        raise UsageError(
+            f"--for-interview: the interview on {saved.date.isoformat()} has passed",
+            hint="set the next one with `prep plan --interview DATE`",
+        )
+    return saved.date
 
 
 @export_app.command("anki")

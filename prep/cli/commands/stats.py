@@ -14,7 +14,11 @@ def stats(
     category: CategoryOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Every figure as one JSON object.")] = False,
 ) -> None:
-    """Where you stand: totals, weakest categories, a 14-day forecast, a 12-week heatmap, leeches."""
+    """Where you stand: totals, weakest categories, a 14-day forecast, a 12-week heatmap, leeches.
+
+    With an interview date set (`prep plan --interview`), also how ready you will be on the
+    day, now and if you follow the plan, and the days ahead.
+    """
     from prep import clock
     from prep.bank.index import question_index
     from prep.bank.selection import select_rows
@@ -22,9 +26,15 @@ def stats(
 
     app: AppContext = ctx.obj
     rows = select_rows(question_index(app.bank_location()), categories=category or ())
-    _settings, store, scheduler = app.open_schedule(write=False)
+    settings, store, scheduler = app.open_schedule(write=False)
+    plan = None
     with store:
         data = compute(store, scheduler, clock.now(), rows, selected=bool(category))
+        if settings.interview is not None:  # readiness for the interview day, as `prep plan` shows it
+            from prep.cli.planshow import rows_plan
+
+            plan = rows_plan(store, rows, settings, clock.now())
+            data["interview"] = plan.to_dict()
     if as_json:
         emit_json(data)
         return
@@ -33,6 +43,12 @@ def stats(
 
     out = console()
     out.print(stats_view(data, width=out.width))
+    if plan is not None:
+        from prep.cli.planshow import plan_text
+
+        out.print()
+        for line in plan_text(plan, rows, out.width):
+            out.print(line, soft_wrap=True)
 
 
 def history(

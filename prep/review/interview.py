@@ -1,0 +1,150 @@
+"""Preparing for an interview day, from the review state: the plan's inputs read from the store
+(card states, the user's own answering times, how often a first answer fails, the minutes
+already spent today, personal FSRS parameters), the queue a drill follows, and each question's
+predicted recall on the day. Time is passed in; the planning itself is ``plan.make_plan``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from datetime import date, datetime
+from typing import TYPE_CHECKING
+
+from prep.errors import UsageError
+from prep.review.memory import MemoryModel
+from prep.review.plan import FIRST_FAIL, Memory, Plan, PlanInput, gc_paused, make_plan
+from prep.review.queue import QueueItem, start_of_day
+from prep.state.cards import format_time, parse_time
+
+if TYPE_CHECKING:
+    from prep.config import InterviewConfig
+    from prep.state.reports import RecentAnswer
+    from prep.state.store import Store
+
+RECENT_ANSWERS = 1000  # the answers the user's times and first-answer failures are read from
+MIN_FIRST_ANSWERS = 20  # first answers needed before their failure rate replaces the default
+Question = tuple[str, str, int]  # id, category, target_seconds
+
+
+def today_of(now: datetime) -> date:
+    """The local calendar day of *now*: the plan's days are the user's days."""
+    return start_of_day(now).date()
+
+
+def ahead(interview: InterviewConfig | None, now: datetime) -> bool:
+    """Whether there is an interview to prepare for: a date after today. On the day and after
+    it, drill is plain FSRS again (every review made meanwhile is in the history it uses)."""
+    return interview is not None and interview.date > today_of(now)
+
+
+def plan_for(
+    store: Store,
+    questions: Sequence[Question],
+    interview: InterviewConfig,
+    now: datetime,
+    *,
+    at_risk_below: float = 0.9,
+) -> Plan:
+    """The plan for *questions* (in bank order) from today to the day before the interview."""
+    today = today_of(now)
+    if (interview.date - today).days > 365:
+        raise UsageError(
+            f"{interview.origin}the interview date {interview.date.isoformat()} is more than a year away",
+            hint="set it again with `prep plan --interview DATE`",
+        )
+    with gc_paused():
+        return _plan(store, questions, interview, now, today, at_risk_below)
+
+
+def _plan(
+    store: Store,
+    questions: Sequence[Question],
+    interview: InterviewConfig,
+    now: datetime,
+    today: date,
+    at_risk_below: float,
+) -> Plan:
+    answers = store.recent_answers(RECENT_ANSWERS)
+    own = own_seconds(answers)
+    data = PlanInput(
+        items=questions,
+        cards=memories(store),
+        today=today,
+        interview=interview.date,
+        minutes_per_day=interview.minutes_per_day,
+        own_seconds=own,
+        spent_today=spent_since(answers, start_of_day(now), own) / 60,
+        first_fail=first_fail(answers),
+        at_risk_below=at_risk_below,
+    )
+    return make_plan(data, MemoryModel(store.fsrs_parameters()))
+
+
+def memories(store: Store) -> dict[str, Memory]:
+    """The memory state of every card of the bank, its last review as a local calendar day."""
+    days: dict[str, date] = {}  # by the hour it was stored in: local days change on the hour
+    found = {}
+    for qid, (stability, difficulty, last) in store.memories().items():
+        hour = last[:13]
+        if hour not in days:
+            days[hour] = parse_time(last).astimezone().date()
+        found[qid] = Memory(stability, difficulty or 5.0, days[hour])
+    return found
+
+
+def own_seconds(answers: Iterable[RecentAnswer]) -> dict[str, float]:
+    """Each question's mean answering time over the recent answers that were timed."""
+    times: dict[str, list[float]] = {}
+    for answer in answers:
+        if answer.seconds:
+            times.setdefault(answer.question_id, []).append(answer.seconds)
+    return {qid: sum(t) / len(t) for qid, t in times.items()}
+
+
+def first_fail(answers: Sequence[RecentAnswer]) -> float:
+    """How often a new card's first answer was rated Again, over the recent first answers; the
+    default (FSRS's simulator) until there are MIN_FIRST_ANSWERS of them."""
+    firsts = [a.rating for a in answers if a.first]
+    if len(firsts) < MIN_FIRST_ANSWERS:
+        return FIRST_FAIL
+    return sum(1 for rating in firsts if rating == 1) / len(firsts)
+
+
+def spent_since(answers: Iterable[RecentAnswer], since: datetime, seconds: dict[str, float]) -> float:
+    """Seconds of answering since *since*: as timed, else the question's time per answer."""
+    stamp = format_time(since)
+    return sum(a.seconds or seconds.get(a.question_id, 60.0) for a in answers if a.reviewed_at >= stamp)
+
+
+def plan_queue(
+    plan: Plan,
+    *,
+    new: int | None = None,
+    limit: int | None = None,
+    shuffle: bool = False,
+    rng: random.Random | None = None,
+) -> list[QueueItem]:
+    """What a drill asks today by the plan: its reviews (least likely recalled on the day
+    first), then its new questions; *new* caps the new ones (``drill --new``)."""
+    reviews, fresh = plan.today_ids()
+    if new is not None:
+        fresh = fresh[:new]
+    if shuffle:
+        rng = rng or random.Random()
+        rng.shuffle(reviews)
+        rng.shuffle(fresh)
+    items = [QueueItem(qid, "due") for qid in reviews] + [QueueItem(qid, "new") for qid in fresh]
+    return items[:limit] if limit else items
+
+
+def recall_on_day(store: Store, ids: Iterable[str], interview: date, now: datetime) -> dict[str, float]:
+    """Each question's predicted recall on the interview day if nothing more is done (an unseen
+    question: 0): FSRS's forgetting curve, with the user's parameters, from its last review."""
+    model, today, found = MemoryModel(store.fsrs_parameters()), today_of(now), memories(store)
+    recall = {}
+    for qid in ids:
+        memory = found.get(qid)
+        last = min(memory.last_review, today) if memory else None
+        recall[qid] = model.recall(memory.stability, (interview - last).days) if memory and last else 0.0
+    return recall

@@ -1,0 +1,286 @@
+"""The interview plan: which questions to introduce and review on each day before an interview,
+so that as much as possible is remembered on the day, within a daily budget of minutes.
+
+Pure: the questions (id, category, seconds per answer), their card states, today, the interview
+date, the budget and the memory model (FSRS, with the user's parameters) in; a ``Plan`` out.
+The search is in ``planner``, what a schedule is worth in ``planmodel``; docs/interview.md
+explains the method and why.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from prep.review.planmodel import Card
+from prep.review.planner import Planner
+
+if TYPE_CHECKING:
+    from prep.review.memory import MemoryModel
+    from prep.state.cards import CardState
+
+FIRST_FAIL = 0.24  # a new card's first answer is Again this often (FSRS's simulator), until history says
+
+
+class PlanItem(NamedTuple):
+    """A question the plan covers: its id, its category and how long an answer should take."""
+
+    id: str
+    category: str
+    target_seconds: float
+
+
+class Memory(NamedTuple):
+    """A card's state as the plan needs it: FSRS's stability and difficulty, and the local
+    calendar day of its last review."""
+
+    stability: float
+    difficulty: float
+    last_review: date
+
+
+def memory_of(card: CardState) -> Memory | None:
+    """The plan's view of a card state (None for a card that holds no memory yet)."""
+    if card.stability is None or card.last_review is None:
+        return None
+    return Memory(card.stability, card.difficulty or 5.0, card.last_review.astimezone().date())
+
+
+@dataclass(frozen=True)
+class PlanInput:
+    items: Sequence[PlanItem | tuple[str, str, float]]  # the selected questions, in bank order
+    cards: Mapping[str, Memory]  # memory states (an unseen question has none)
+    today: date  # the local calendar day of "now"
+    interview: date
+    minutes_per_day: float
+    own_seconds: Mapping[str, float] = field(default_factory=dict)  # the user's time per answer, where known
+    spent_today: float = 0.0  # minutes already spent answering today
+    first_fail: float = FIRST_FAIL
+    at_risk_below: float = 0.9  # predicted recall on the day under which a question is at risk
+
+
+@dataclass
+class PlanDay:
+    date: date
+    new: list[str] = field(default_factory=list)
+    reviews: list[str] = field(default_factory=list)
+    seconds: float = 0.0  # expected: failed answers are answered again
+    new_seconds: float = 0.0  # ... of which introducing the new questions
+
+    @property
+    def minutes(self) -> float:
+        return self.seconds / 60
+
+
+@dataclass(frozen=True)
+class CategoryReadiness:
+    category: str
+    questions: int
+    unseen: int
+    now: float  # mean predicted recall on the day if nothing more is done
+    with_plan: float  # ... and if the plan is followed
+
+
+@dataclass
+class Plan:
+    today: date
+    interview: date
+    minutes_per_day: float
+    questions: int
+    unseen: int
+    days: list[PlanDay]  # today to the day before the interview
+    schedule: dict[str, tuple[date, ...]]  # the days the plan reviews a question (absent: none)
+    recall_now: dict[str, float]  # predicted recall on the day if nothing more is done (absent: 0)
+    recall_planned: dict[str, float]  # ... and if the plan is followed (absent: 0)
+    categories: list[CategoryReadiness]
+    at_risk: list[str]  # under at_risk_below with the plan, lowest first
+    spent_today: float = 0.0  # minutes already answered today (today's budget is what is left)
+    at_risk_below: float = 0.9
+
+    @property
+    def days_left(self) -> int:
+        return (self.interview - self.today).days
+
+    @property
+    def expected_now(self) -> float:
+        """Mean predicted recall on the day over all the questions, an unseen one counting 0."""
+        return sum(self.recall_now.values()) / self.questions if self.questions else 0.0
+
+    @property
+    def expected_with_plan(self) -> float:
+        return sum(self.recall_planned.values()) / self.questions if self.questions else 0.0
+
+    def today_ids(self) -> tuple[list[str], list[str]]:
+        """Today's planned reviews, the least likely to be recalled on the day first, and
+        today's new questions, weakest category first."""
+        if not self.days:
+            return [], []
+        reviews = sorted(self.days[0].reviews, key=lambda qid: self.recall_now.get(qid, 0.0))
+        return reviews, list(self.days[0].new)
+
+    def to_dict(self) -> dict[str, Any]:
+        """`prep plan --json`, and the `interview` object of `prep stats --json`."""
+        return {
+            "interview": self.interview.isoformat(),
+            "days_left": self.days_left,
+            "minutes_per_day": self.minutes_per_day,
+            "questions": self.questions,
+            "unseen": self.unseen,
+            "expected_recall_on_day": {
+                "now": round(self.expected_now, 4),
+                "with_plan": round(self.expected_with_plan, 4),
+            },
+            "days": [
+                {
+                    "date": d.date.isoformat(),
+                    "new": len(d.new),
+                    "reviews": len(d.reviews),
+                    "minutes": round(d.minutes, 1),
+                }
+                for d in self.days
+            ],  # fmt: skip
+            "at_risk": list(self.at_risk),
+        }
+
+
+@dataclass
+class _Bank:
+    """The questions as the planner starts from them, read in one pass."""
+
+    seen: dict[str, Card] = field(default_factory=dict)
+    now: dict[str, float] = field(default_factory=dict)  # seen cards' recall on the day, as they are
+    unseen: list[tuple[str, str, float]] = field(default_factory=list)  # id, category, seconds; bank order
+    category_of: dict[str, str] = field(default_factory=dict)
+    figures: dict[str, list[float]] = field(
+        default_factory=dict
+    )  # questions, unseen, recall now: per category
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Planning allocates many small objects that hold no cycles; the cyclic garbage collector
+    would scan them (and the bank's 10,000 index rows) again and again and free nothing."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def make_plan(data: PlanInput, model: MemoryModel) -> Plan:
+    """The plan from *data*'s today to the day before the interview.
+
+    1. Unseen questions are introduced by INTRO_LEAD days before the interview, spread evenly,
+       weakest category first; a day left idle by a first pass takes the next ones early.
+    2. Reviews are added greedily where they raise the expected recall on the day the most per
+       second, each day holding its budget (see ``planner``).
+    """
+    with gc_paused():
+        return _make_plan(data, model)
+
+
+def _make_plan(data: PlanInput, model: MemoryModel) -> Plan:
+    horizon = max(0, (data.interview - data.today).days)
+    bank = _scan(data, model, horizon)
+    budget = [data.minutes_per_day * 60.0] * horizon
+    if horizon:
+        budget[0] = max(0.0, budget[0] - data.spent_today * 60.0)
+    order = _intro_order(bank)
+    planner = Planner(model, bank.seen, horizon, budget, data.first_fail)
+    if horizon:
+        planner.introduce(order)
+        planner.review(bank.now)
+        idle = planner.idle(min((seconds for _qid, seconds in order), default=0.0))
+        if order and any(idle):  # start again, with the idle time given to new questions
+            planner = Planner(model, bank.seen, horizon, budget, data.first_fail)
+            planner.introduce(order, idle)
+            planner.review(bank.now)
+    return _result(data, bank, planner)
+
+
+def _scan(data: PlanInput, model: MemoryModel, horizon: int) -> _Bank:
+    """The questions read once: each seen one's card (time per answer: the user's own, else its
+    target) and recall on the day as it is, the unseen ones, and each category's figures. Bulk
+    passes where they can be: a large bank is mostly questions nobody has seen yet."""
+    items, memories, own = data.items, data.cards, data.own_seconds
+    category_of = dict(map(itemgetter(0, 1), items))
+    bank = _Bank(category_of=category_of)
+    bank.unseen = [
+        (qid, category, own.get(qid) or float(target))
+        for qid, category, target in items
+        if qid not in memories
+    ]
+    never = Counter(map(itemgetter(1), bank.unseen))
+    bank.figures = {
+        category: [n, never[category], 0.0] for category, n in Counter(category_of.values()).items()
+    }
+    today, recall, figures = data.today.toordinal(), model.recall, bank.figures
+    for qid, category, target in (item for item in items if item[0] in memories):
+        memory = memories[qid]
+        day = min(0, memory.last_review.toordinal() - today)
+        bank.seen[qid] = Card(own.get(qid) or float(target), memory.stability, memory.difficulty, day)
+        figures[category][2] += (now := recall(memory.stability, horizon - day))
+        bank.now[qid] = now
+    return bank
+
+
+def _intro_order(bank: _Bank) -> list[tuple[str, float]]:
+    """Unseen questions (id, seconds per answer), weakest category first (lowest mean recall
+    on the day, an unseen question counting 0), in bank order within a category."""
+    rank = {category: i for i, category in enumerate(bank.figures)}
+    weakness = {category: f[2] / f[0] for category, f in bank.figures.items()}
+    ordered = sorted(bank.unseen, key=lambda item: (weakness[item[1]], rank[item[1]]))
+    return [(qid, seconds) for qid, _category, seconds in ordered]
+
+
+def _result(data: PlanInput, bank: _Bank, planner: Planner) -> Plan:
+    days = [PlanDay(data.today + timedelta(days=d)) for d in range(planner.horizon)]
+    planned = dict(bank.now)
+    schedule: dict[str, tuple[date, ...]] = {}
+    for qid, result in planner.outcomes.items():
+        chosen = planner.days[qid]
+        planned[qid] = result.recall
+        schedule[qid] = tuple(days[d].date for d in chosen)
+        for i, (day, seconds) in enumerate(zip(chosen, result.seconds)):
+            if i == 0 and qid not in bank.seen:
+                days[day].new.append(qid)
+                days[day].new_seconds += seconds
+            else:
+                days[day].reviews.append(qid)
+            days[day].seconds += seconds
+    never = [qid for qid, _category, _seconds in bank.unseen if qid not in planned]  # recall 0 on the day
+    low = sorted((q for q, r in planned.items() if r < data.at_risk_below), key=planned.__getitem__)
+    return Plan(
+        today=data.today,
+        interview=data.interview,
+        minutes_per_day=data.minutes_per_day,
+        questions=len(data.items),
+        unseen=len(bank.unseen),
+        days=days,
+        schedule=schedule,
+        recall_now=bank.now,
+        recall_planned=planned,
+        categories=_categories(bank, planned),
+        at_risk=never + low,
+        spent_today=data.spent_today,
+        at_risk_below=data.at_risk_below,
+    )
+
+
+def _categories(bank: _Bank, planned: Mapping[str, float]) -> list[CategoryReadiness]:
+    """Per category, in the order of the bank."""
+    with_plan = dict.fromkeys(bank.figures, 0.0)
+    for qid, recall in planned.items():
+        with_plan[bank.category_of[qid]] += recall
+    return [
+        CategoryReadiness(category, int(count), int(unseen), now / count, with_plan[category] / count)
+        for category, (count, unseen, now) in bank.figures.items()
+    ]

@@ -1,0 +1,259 @@
+"""`prep plan` and the interview date through the real command line: the date and the budget,
+the plan it shows and its JSON, drill following the plan and plain FSRS after the day, and what
+stats, next and the cram sheet say about it."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+NOW = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
+GOOD = (
+    "In data parallelism each GPU holds a full copy of the model and processes a different part of "
+    "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
+    "does not fit on one GPU."
+)
+KEYS = [
+    "interview",
+    "days_left",
+    "minutes_per_day",
+    "questions",
+    "unseen",
+    "expected_recall_on_day",
+    "days",
+    "at_risk",
+]
+BAD_DATE, BAD_MINUTES = "invalid value for --interview: ", "invalid value for --minutes: "
+
+
+def config(home) -> str:  # type: ignore[no-untyped-def]
+    return (home / "config.toml").read_text()
+
+
+def review_count(state_file) -> int:  # type: ignore[no-untyped-def]
+    return sqlite3.connect(state_file).execute("SELECT COUNT(*) FROM reviews").fetchone()[0]
+
+
+# --- the date and the budget -------------------------------------------------------------------
+
+
+def test_a_date_and_a_budget_are_saved_in_the_config_and_shown(run, isolated_home):
+    result = run("plan", "--interview", "2026-03-16", "--minutes", "30", env=NOW)
+    assert result.exit_code == 0, result.output
+    assert "[interview]\ndate = 2026-03-16\nminutes_per_day = 30\n" in config(isolated_home)
+    assert "[drill]\nfuzz = false" in config(isolated_home)  # the rest of the file is kept
+    assert "Interview Mon 16 Mar, in 14 days · 30 minutes a day" in result.output
+    assert "Expected recall on the day: 0% now" in result.output
+    shown = run("plan", env=NOW)
+    assert shown.exit_code == 0 and "in 14 days" in shown.output and "Days ahead" in shown.output
+
+
+def test_plus_days_counts_from_today_and_the_budget_defaults_to_45(run, isolated_home):
+    assert run("plan", "--interview", "+14d", env=NOW).exit_code == 0
+    assert "date = 2026-03-16\nminutes_per_day = 45\n" in config(isolated_home)
+    assert run("plan", "--minutes", "90", env=NOW).exit_code == 0  # keeps the date
+    assert "date = 2026-03-16\nminutes_per_day = 90\n" in config(isolated_home)
+    assert run("plan", "--interview", "+2w", env=NOW).exit_code == 0  # keeps the budget
+    assert "date = 2026-03-16\nminutes_per_day = 90\n" in config(isolated_home)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--interview", "2026-03-01"], BAD_DATE + "2026-03-01 is in the past"),
+        (["--interview", "2027-03-03"], BAD_DATE + "2027-03-03 is more than a year away"),
+        (["--interview", "+400d"], BAD_DATE + "2027-04-06 is more than a year away"),
+        (["--interview", "next week"], BAD_DATE + "'next week' is not a date"),
+        (
+            ["--interview", "+14d", "--minutes", "4"],
+            BAD_MINUTES + "4 minutes a day is outside 5-600",
+        ),
+        (
+            ["--interview", "+14d", "--minutes", "601"],
+            BAD_MINUTES + "601 minutes a day is outside 5-600",
+        ),
+        (
+            ["--interview", "+14d", "--minutes", "lots"],
+            BAD_MINUTES + "'lots' is not a whole number",
+        ),
+    ],
+)
+def test_a_bad_date_or_budget_is_a_one_line_error_and_saves_nothing(run, isolated_home, args, message):
+    before = config(isolated_home)
+    result = run("plan", *args, env=NOW)
+    assert result.exit_code == 2
+    assert result.output.startswith(f"prep: plan: {message}")
+    assert result.output.count("\n") == 2  # the error and where to look: `prep plan --help`
+    assert config(isolated_home) == before
+
+
+def test_today_is_a_date_a_year_ahead_is_too(run):
+    assert run("plan", "--interview", "2026-03-02", env=NOW).exit_code == 0
+    assert run("plan", "--interview", "2027-03-02", env=NOW).exit_code == 0
+
+
+def test_minutes_alone_need_a_date_and_clear_forgets_it(run, isolated_home):
+    result = run("plan", "--minutes", "30", env=NOW)
+    assert result.exit_code == 1 and "no interview date is set" in result.output
+    run("plan", "--interview", "+10d", env=NOW)
+    cleared = run("plan", "--clear", env=NOW)
+    assert cleared.exit_code == 0 and "cleared" in cleared.output
+    assert "[interview]" not in config(isolated_home) and "fuzz = false" in config(isolated_home)
+    assert "No interview date set" in run("plan", env=NOW).output
+    assert json.loads(run("plan", "--json", env=NOW).output) == {"interview": None}
+    assert run("plan", "--clear", "--minutes", "30", env=NOW).exit_code == 1
+
+
+def test_a_bad_interview_section_in_the_config_names_its_line(run, isolated_home):
+    (isolated_home / "config.toml").write_text(
+        "[drill]\nfuzz = false\n\n[interview]\ndate = 2026-03-16\nminutes_per_day = 3\n"
+    )
+    result = run("plan", env=NOW)
+    assert result.exit_code == 1
+    assert "config.toml:6: minutes_per_day must be a whole number from 5 to 600, not 3" in result.output
+    (isolated_home / "config.toml").write_text('[interview]\ndate = "soon"\n')
+    assert "config.toml:2: [interview] date must be a date" in run("plan", env=NOW).output
+    (isolated_home / "config.toml").write_text("[interview]\ndate = 2030-01-01\n")
+    result = run("plan", env=NOW)
+    assert (
+        result.exit_code == 1
+        and "config.toml:2: the interview date 2030-01-01 is more than a year away" in result.output
+    )
+
+
+# --- the plan ------------------------------------------------------------------------------------
+
+
+def test_plan_json_has_exactly_the_shape_of_the_spec(run):
+    run("plan", "--interview", "+5d", "--minutes", "20", env=NOW)
+    data = json.loads(run("plan", "--json", env=NOW).output)
+    assert list(data) == KEYS
+    assert data["interview"] == "2026-03-07" and data["days_left"] == 5 and data["minutes_per_day"] == 20
+    assert data["questions"] == 4 and data["unseen"] == 4
+    assert data["expected_recall_on_day"]["now"] == 0 and 0 < data["expected_recall_on_day"]["with_plan"] <= 1
+    assert [d["date"] for d in data["days"]] == [
+        "2026-03-02",
+        "2026-03-03",
+        "2026-03-04",
+        "2026-03-05",
+        "2026-03-06",
+    ]
+    assert sum(d["new"] for d in data["days"]) == 4 and all(d["minutes"] <= 20 for d in data["days"])
+    filtered = json.loads(run("plan", "-c", "behavioral", "--json", env=NOW).output)
+    assert filtered["questions"] == 1
+
+
+def test_the_quick_path_answers_plan_without_typer_with_the_same_json(
+    run, bank_dir, state_file, isolated_home
+):
+    run("plan", "--interview", "+9d", env=NOW)
+    through_typer = run("plan", "--json", env=NOW)
+    argv = ["--bank", str(bank_dir), "--state", str(state_file), "plan", "--json"]
+    code = (
+        f"import sys, json; from prep.cli.main import quick_next; code = quick_next({argv!r}); "
+        "print(json.dumps([code, 'typer' in sys.modules, 'pydantic' in sys.modules]), file=sys.stderr)"
+    )
+    env = {"PREP_HOME": str(isolated_home), **NOW, "PATH": ""}
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, env=env
+    )
+    assert json.loads(result.stderr.strip().splitlines()[-1]) == [0, False, False], result.stderr
+    assert json.loads(result.stdout) == json.loads(through_typer.output)
+
+
+# --- drill follows the plan, and plain FSRS after the day ---------------------------------------
+
+
+def test_drill_follows_the_plan_while_the_interview_is_ahead(run, isolated_home, state_file):
+    (isolated_home / "config.toml").write_text("[drill]\nfuzz = false\nnew_per_day = 1\n")
+    plain = json.loads(run("next", "--json", env=NOW).output)
+    assert plain["new"] == 1 and "interview" not in plain  # FSRS: one new card a day
+    run("plan", "--interview", "+10d", "--minutes", "30", env=NOW)
+    planned = json.loads(run("plan", "--json", env=NOW).output)
+    today = planned["days"][0]
+    assert today["new"] == 4  # new questions follow from what is left, not from new_per_day
+    result = run("drill", input="q\n", env=NOW)
+    assert result.exit_code == 0
+    assert result.output.startswith(
+        "Following your interview plan: interview Thu 12 Mar, in 10 days. Today 0 reviews and 4 new"
+    )
+    assert "[1/4] new" in result.output
+    nxt = json.loads(run("next", "--json", env=NOW).output)
+    assert nxt["new"] == 4 and nxt["interview"] == {"date": "2026-03-12", "days_left": 10}
+
+
+def test_drill_goes_back_to_plain_fsrs_after_the_day_keeping_every_review(run, isolated_home, state_file):
+    run("plan", "--interview", "+3d", "--minutes", "30", env=NOW)
+    script = (GOOD + "\n\n3\nn\n") + ("x\n\n3\n" * 6)
+    first = run("drill", input=script, env=NOW)
+    assert "Following your interview plan" in first.output
+    kept = review_count(state_file)
+    assert kept >= 4
+    done = run("drill", input="q\n", env=NOW)
+    assert "Nothing left in today's plan" in done.output and "[1/" not in done.output
+    after = {"PREP_NOW": "2026-03-06T09:00:00+00:00"}  # the day after the interview
+    again = run("drill", "--json", input="q\n", env=after)
+    assert "interview plan" not in again.output
+    assert review_count(state_file) == kept  # nothing was lost or rewritten
+    nxt = json.loads(run("next", "--json", env=after).output)
+    assert "interview" not in nxt
+    due = (
+        sqlite3.connect(state_file)
+        .execute("SELECT COUNT(*) FROM cards WHERE due <= '2026-03-06T09:00:00.000000Z'")
+        .fetchone()[0]
+    )
+    assert nxt["due"] == due  # plain FSRS: the cards due by their own schedule
+    shown = run("plan", env=after)
+    assert "was 1 day ago: drill is back to plain FSRS" in shown.output
+    assert "Expected recall today:" in shown.output and "Days ahead" not in shown.output
+
+
+def test_a_drill_on_the_day_itself_is_plain_fsrs(run):
+    run("plan", "--interview", "+1d", env=NOW)
+    on_the_day = {"PREP_NOW": "2026-03-03T09:00:00+00:00"}
+    assert "Following your interview plan" not in run("drill", input="q\n", env=on_the_day).output
+    assert "Interview today" in run("plan", env=on_the_day).output
+
+
+# --- readiness in stats and next, and the cram sheet -------------------------------------------
+
+
+def test_stats_shows_readiness_and_its_json_carries_the_plan(run):
+    plain = json.loads(run("stats", "--json", env=NOW).output)
+    assert "interview" not in plain
+    run("plan", "--interview", "+6d", "--minutes", "15", env=NOW)
+    data = json.loads(run("stats", "--json", env=NOW).output)
+    assert data["interview"] == json.loads(run("plan", "--json", env=NOW).output)
+    text = run("stats", env=NOW).output
+    assert "Interview Sun 08 Mar, in 6 days · 15 minutes a day" in text
+    assert "Expected recall on the day: 0% now" in text and "Days ahead" in text and "Parallelism" in text
+
+
+def test_next_says_how_many_days_are_left(run):
+    run("plan", "--interview", "+12d", env=NOW)
+    result = run("next", env=NOW)
+    assert "interview in 12 days" in result.output.splitlines()[0]
+    run("plan", "--interview", "+1d", env=NOW)
+    assert "interview in 1 day." in run("next", env=NOW).output
+
+
+def test_the_cram_sheet_for_the_interview_puts_the_least_likely_recalled_first(run):
+    assert run("export", "cram", "--for-interview", env=NOW).exit_code == 1  # no date yet
+    # Review dp-vs-mp well, zero-stages badly, a week before the interview: unseen ones first,
+    # then zero-stages, and dp-vs-mp last.
+    run("drill", "-c", "parallelism", input=GOOD + "\n\n4\nn\nno idea\n\n1\nno idea\n\n1\nq\n", env=NOW)
+    run("plan", "--interview", "+7d", env=NOW)
+    sheet = run("export", "cram", "--for-interview", env=NOW).output
+    assert sheet.startswith("# Interview cram sheet for Monday 09 March 2026")
+    order = [
+        qid for qid in ("biggest-failure", "zero-stages", "dp-batch-size", "dp-vs-mp") if f"`{qid}`" in sheet
+    ]
+    positions = {qid: sheet.index(f"`{qid}`") for qid in order}
+    assert positions["dp-vs-mp"] == max(positions.values())
+    assert positions["zero-stages"] > positions["biggest-failure"]  # an unseen question: nothing to recall
+    weakest = run("export", "cram", "--for-interview", "--weakest", "1", env=NOW).output
+    assert "`biggest-failure`" in weakest and "`dp-vs-mp`" not in weakest
