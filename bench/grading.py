@@ -4,7 +4,9 @@
                                               # rules were tuned on), and the sets written blind to the
                                               # grader, never used to choose a rule: heldout/,
                                               # robot-learning/ and authored/ (its own questions, one
-                                              # phrasing per key point, as a user writes them)
+                                              # phrasing per key point, as a user writes them); and
+                                              # swap-tuning/ (like authored/, but the rule for
+                                              # exchanged roles was chosen on it)
     python bench/grading.py --phrasings 0     # every key point cut to its text (0), or text + 2 aliases
                                               # (2), as on a bank the user wrote; all = as written
     python bench/grading.py --mohler PATH     # also: correlation with human grades (Mohler et al. 2011)
@@ -383,7 +385,7 @@ def report_mohler(path: Path) -> None:
     print(f"{'figure':40s} {'prep':>8s} {'token_set_ratio':>16s}")
     print(
         f"{'Pearson r with the human grade':40s} {pearson(ours, human):8.3f} {pearson(base, human):16.3f}"
-        "   target >= 0.52"
+        "   target >= 0.577 (kept from before the rules for one-phrasing banks)"
     )
     print(f"{'Spearman rho':40s} {spearman(ours, human):8.3f} {spearman(base, human):16.3f}")
     print(f"{'pass accuracy at grade >= 4 (verdict)':40s} {our_acc:8.3f} {'':>16s}   target >= 0.76")
@@ -446,6 +448,11 @@ def main() -> None:
         report_sensitivity(cut, attempts)
         print()
     report_authored(args.data / "authored")
+    report_authored(
+        args.data / "swap-tuning",
+        "Swap tuning set (its own questions, one phrasing per key point; the rule for exchanged roles "
+        "was chosen on it)",
+    )
     report_regimes(bank, [(title.split(" (")[0], labelled) for title, labelled in sets])
     if not args.no_timing:
         report_speed(bank, attempts)
@@ -453,14 +460,17 @@ def main() -> None:
         report_mohler(args.mohler)
 
 
-def report_authored(folder: Path) -> None:
+def report_authored(
+    folder: Path, title: str = "Authored held-out set (its own questions, one phrasing per key point)"
+) -> None:
     """Questions written as a user writes them (one phrasing per key point, their own pitfalls)
-    and attempts at them, all by writers who never saw the grader: never used to choose a rule."""
+    and attempts at them, all by writers who never saw the grader. authored/ is never used to
+    choose a rule; swap-tuning/ is where the rule for exchanged roles was chosen."""
     attempts = load_attempts(folder)
     if not attempts or not (folder / "questions").is_dir():
         return
     bank = load_bank(BankLocation(folder, "bench"))
-    report_labelled(bank, attempts, "Authored held-out set (its own questions, one phrasing per key point)")
+    report_labelled(bank, attempts, title)
     swaps = [a for a in attempts if a["kind"] == "role-swap"]
     passed = [
         a["question"]

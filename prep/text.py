@@ -259,6 +259,12 @@ for _group in SYNONYM_GROUPS:
 
 
 @lru_cache(maxsize=65536)
+def name_key(word: str) -> str:
+    """A word's stem without its synonym group: as names, "producer" and "creator" differ."""
+    return _raw_stem(fold(word))
+
+
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """The comparison key of a word: folded, stemmed, and mapped to its synonym group."""
     key = _raw_stem(fold(word))
@@ -410,6 +416,11 @@ def phrase_length(text: str) -> int:
 def ordered_keys(text: str) -> str:
     """The content-word stems of a claim in the order written, repeats kept (for order checks)."""
     return " ".join(t.key for t in tokenize(text, claim=True) if t.content)
+
+
+def sentence_start(text: str, char: int) -> int:
+    """Where the sentence holding the character at *char* starts."""
+    return max((m.end() for m in _SENTENCE_END.finditer(text, 0, char)), default=0)
 
 
 def sentences(text: str) -> list[str]:

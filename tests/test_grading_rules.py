@@ -117,6 +117,86 @@ def test_names_the_prompt_does_not_say_bind_no_roles():
     assert g.verdict == "pass" and not g.swapped
 
 
+QUEUE = question(
+    "Around a bounded queue, what does the producer do, what does the consumer do, and what happens "
+    "when the queue is full or empty?",
+    [
+        "the producer creates items and puts them into the queue",
+        "the producer blocks when the queue is full",
+        "the consumer takes items out of the queue and processes them",
+        "the consumer blocks when the queue is empty",
+    ],
+)
+QUEUE_RIGHT = (
+    "The producer builds each item and puts it into the queue, and it blocks while the queue is full. "
+    "The consumer takes items out of the queue and processes them; it blocks while the queue is empty."
+)
+
+
+def test_the_things_a_question_gives_roles_to_are_the_names_its_key_points_open_with():
+    from prep.grading.swaps import things
+
+    named = things(QUEUE.prompt, tuple(c.text for c in QUEUE.key_points))
+    assert [t.written for t in named] == ["producer", "consumer"]
+    # "in the ..." opens no name, and a name inside a longer one is not a thing of its own.
+    named = things(
+        "In asynchronous checkpointing, what do the training loop and the checkpoint writer do?",
+        (
+            "the training loop snapshots the state",
+            "the checkpoint writer, a background thread, writes it",
+            "the writer renames the file when done",
+            "in the asynchronous version nothing waits",
+        ),
+    )
+    assert [t.written for t in named] == ["training loop", "checkpoint writer"]
+
+
+def test_an_answer_with_the_roles_exchanged_fails_even_where_the_vocabulary_earns_credit():
+    assert grade(QUEUE, None, QUEUE_RIGHT).verdict == "pass"
+    # Said of the consumer, through "it": the producer's blocking and the consumer's work.
+    swapped = (
+        "The consumer is the side that makes the work: it builds each item and puts it into the queue, "
+        "blocking whenever the queue is full. The producer is the side that takes items off the queue and "
+        "processes them, and it blocks whenever the queue is empty."
+    )
+    g = grade(QUEUE, None, swapped)
+    assert g.verdict == "fail" and g.swapped, g
+    assert {s.text for s in g.swapped} <= {c.text for c in QUEUE.key_points}
+    assert not {s.text for s in g.swapped} & {m.text for m in g.matched}
+
+
+def test_a_thing_named_after_a_foil_is_not_what_the_clause_is_said_of():
+    attempt = (
+        QUEUE_RIGHT
+        + " A bounded queue stops a producer that is faster than the consumer, and it puts a cap on memory."
+    )
+    g = grade(QUEUE, None, attempt)
+    assert g.verdict == "pass" and not g.swapped, g
+
+
+def test_an_exchange_of_two_names_inside_a_claim_needs_both_named_where_it_is_said():
+    q = question(
+        "In self-attention, what are the roles of the query, the key and the value?",
+        [
+            "each token's query is compared with every token's key to give scores",
+            "the values are summed, weighted by the softmaxed scores",
+            "the key decides how much a token is attended to",
+        ],
+    )
+    right = (
+        "Each token's query is compared with every token's key to give scores; the values are then summed, "
+        "weighted by the softmaxed scores, and the key decides how much a token is attended to."
+    )
+    assert grade(q, None, right).verdict == "pass"
+    wrong = right.replace("every token's key", "every token's value")
+    assert grade(q, None, wrong).swapped
+    # Names said only once, in their own places, are not an exchange.
+    terse = (
+        "Query compared with keys -> scores; values summed, weighted by softmaxed scores; key = attention."
+    )
+    assert not grade(q, None, terse).swapped
+
+
 # --- negation and small words ----------------------------------------------------------------
 
 RING = question(

@@ -25,7 +25,8 @@ from prep.bank.schema import Claim, Question
 from prep.grading.matcher import Matcher, PointResult
 from prep.grading.settings import DEFAULT_SETTINGS, Settings
 from prep.grading.subjects import subjects
-from prep.text import Token, phrase_keys, sentences, word_count
+from prep.grading.swaps import exchanged, named_last, names, things
+from prep.text import Token, ordered_keys, phrase_keys, sentence_start, sentences, word_count
 
 __all__ = ["Grade", "PointResult", "from_ticks", "grade", "ticked_points"]
 
@@ -78,7 +79,8 @@ def grade(
 
     right = [p for c in claims for p in c.phrasings]
     pitfalls = [with_core(c) for c in question.pitfalls]
-    wrong = [p for c in pitfalls for p in c.phrasings]
+    exchanges = role_exchanges(question) if mode == "key_points" else ()
+    wrong = [p for c in pitfalls for p in c.phrasings] + [e[1] for e in exchanges]
     matcher.prepare(right + wrong, frozenset(wrong) - frozenset(right))
     if mode == "key_points":
         firsts, other_names = subjects(question.prompt, tuple(c.text for c in claims))
@@ -93,7 +95,7 @@ def grade(
     # Teaching never weakens the guard: only the phrasings written in the bank can outdo a pitfall.
     rivals = [p for c in question.key_points for p in (c.text, *c.aliases)]
     hits = tuple(h for h in (matcher.pitfall(p, rivals) for p in pitfalls) if h is not None)
-    swaps = _swaps(matcher, claims, results) if mode == "key_points" else ()
+    swaps = _swaps(matcher, question, claims, results, exchanges, rivals) if mode == "key_points" else ()
 
     keywords = bool(matcher.tokens) and _is_keyword_list(attempt, matcher.tokens, settings)
     for flaw, note in (
@@ -113,8 +115,8 @@ def grade(
         verdict=verdict,
         rating=rating,
         mode=mode,
-        matched=tuple(r for r in results if r.matched),
-        missed=tuple(r for r in results if not r.matched),
+        matched=tuple(r for r in results if r.matched and r.text not in {s.text for s in swaps}),
+        missed=tuple(r for r in results if not r.matched or r.text in {s.text for s in swaps}),
         pitfalls=hits,
         swapped=swaps,
         notes=tuple(notes),
@@ -125,11 +127,61 @@ def grade(
     )
 
 
-def _swaps(matcher: Matcher, claims: list[Claim], results: list[PointResult]) -> tuple[PointResult, ...]:
-    """Key points not met that are said of the wrong one of the things the key points name."""
+def _swaps(
+    matcher: Matcher,
+    question: Question,
+    claims: list[Claim],
+    results: list[PointResult],
+    exchanges: tuple[tuple[str, str, int, int], ...],
+    rivals: list[str],
+) -> tuple[PointResult, ...]:
+    """Key points said of the wrong one of the things the key points name: a key point not met
+    said in full of another subject, or any key point said with another thing's name in place of
+    its own (swaps.py), more closely than any other key point is said there."""
     unmet = [c for c, r in zip(claims, results) if not r.matched]
     credited = [p for c, r in zip(claims, results) if r.matched for p in (c.text, *c.aliases)]
-    return tuple(h for h in (matcher.swapped(c, credited) for c in unmet) if h is not None)
+    found = {h.text: h for h in (matcher.swapped(c, credited) for c in unmet) if h is not None}
+    named = things(question.prompt, tuple(c.text for c in claims)) if exchanges else ()
+    own = {c.text: {c.text, *c.aliases} for c in claims}
+    for point, variant, subject, incoming in exchanges:
+        # A claim now said of another thing differs from its key point only by that name, so
+        # the name decides, not word order: it must be what the attempt says it of, the thing
+        # named last before the middle of the claim's words ("... is produced by the
+        # discriminator" is not judged). A name changed further into the claim is judged by word
+        # order, and must be said there.
+        others = [r for r in rivals if r not in own[point]] if subject >= 0 else rivals
+        if point in found or (hit := matcher.pitfall(Claim(text=variant), others)) is None:
+            continue
+        if subject >= 0:
+            middle = matcher.middle(variant, hit.span)  # type: ignore[arg-type]
+            if named_last(matcher.attempt, sentence_start(matcher.attempt, middle), middle, named) != subject:
+                continue
+        elif incoming not in names(hit.excerpt or "", named):
+            continue  # the thing in the wrong place must be named where the claim is said
+        found[point] = replace(hit, text=point)
+    return tuple(found.values())
+
+
+def role_exchanges(question: Question) -> tuple[tuple[str, str, int, int], ...]:
+    """(key point, the key point with the names of two things it gives roles to exchanged)."""
+    return _exchanges(question.prompt, tuple((c.text, *c.aliases) for c in question.key_points))
+
+
+@lru_cache(maxsize=1024)
+def _exchanges(prompt: str, points: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, str, int, int], ...]:
+    named = things(prompt, tuple(p[0] for p in points))
+    if not named:
+        return ()
+    said = {ordered_keys(p) for phrasings in points for p in phrasings}
+    # An exchange inside a claim is looked for in its text only: its aliases, each looked for
+    # again, cost time and find little more.
+    return tuple(
+        (phrasings[0], variant, subject, incoming)
+        for phrasings in points
+        for n, phrasing in enumerate(phrasings)
+        for variant, subject, incoming in exchanged(phrasing, named)
+        if (subject >= 0 or n == 0) and ordered_keys(variant) not in said  # saying another point is no swap
+    )
 
 
 def _claims(question: Question, candidate_answer: str | None) -> tuple[str, list[Claim]]:

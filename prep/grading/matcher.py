@@ -21,14 +21,7 @@ from prep.bank.schema import Claim
 from prep.grading.layout import layout_of, range_max_table
 from prep.grading.point import PointResult
 from prep.grading.subjects import FOILS
-from prep.text import (
-    CLAUSE_BREAK,
-    key_set,
-    ordered_keys,
-    phrase_keys,
-    stem,
-    tokenize,
-)
+from prep.text import CLAUSE_BREAK, key_set, ordered_keys, phrase_keys, stem, tokenize
 
 if TYPE_CHECKING:
     from prep.grading.settings import Settings
@@ -431,6 +424,12 @@ class Matcher:
             cached = fuzz.partial_ratio(claim, said) if len(claim) <= len(said) else fuzz.ratio(claim, said)
             self._order_cache[(phrasing, *window)] = cached
         return cached
+
+    def middle(self, phrasing: str, span: tuple[int, int]) -> int:
+        """Where (in characters) the middle one of a claim's words found in *span* is written."""
+        inside = [i for i, t in enumerate(self.tokens) if span[0] <= t.start and t.end <= span[1]]
+        cols = self._hit_columns(self._coverage(phrasing, whole=False)[3], (inside[0], inside[-1] + 1))
+        return self.tokens[cols[len(cols) // 2]].start
 
     def _sentence_range(self, column: int) -> tuple[int, int]:
         end = int(self.sentence_end[column])
