@@ -105,6 +105,8 @@ def test_minutes_alone_need_a_date_and_clear_forgets_it(run, isolated_home):
     assert "[interview]" not in config(isolated_home) and "fuzz = false" in config(isolated_home)
     assert "No interview date set" in run("plan", env=NOW).output
     assert json.loads(run("plan", "--json", env=NOW).output) == {"interview": None}
+    run("plan", "--interview", "+10d", env=NOW)
+    assert json.loads(run("plan", "--clear", "--json", env=NOW).stdout) == {"interview": None}
     assert run("plan", "--clear", "--minutes", "30", env=NOW).exit_code == 1
 
 
@@ -123,6 +125,23 @@ def test_a_bad_interview_section_in_the_config_names_its_line(run, isolated_home
         result.exit_code == 1
         and "config.toml:2: the interview date 2030-01-01 is more than a year away" in result.output
     )
+
+
+def test_a_bad_interview_section_is_mended_by_clear_or_a_new_date(run, isolated_home):
+    (isolated_home / "config.toml").write_text('[drill]\nfuzz = false\n\n[interview]\ndate = "soon"\n')
+    cleared = run("plan", "--clear", env=NOW)
+    assert cleared.exit_code == 0 and "cleared" in cleared.output
+    assert "[interview]" not in config(isolated_home) and "fuzz = false" in config(isolated_home)
+    (isolated_home / "config.toml").write_text("[interview]\nminutes_per_day = 30\n")
+    assert run("next", env=NOW).exit_code == 1  # refused, with the line and the way out
+    mended = run("plan", "--interview", "+10d", env=NOW)
+    assert mended.exit_code == 0 and "date = 2026-03-12" in config(isolated_home)
+    assert run("next", env=NOW).exit_code == 0
+
+
+def test_the_hint_for_a_missing_date_gives_a_date_ahead(run):
+    example = run("plan", env=NOW).output.split("--interview ", 1)[1].split()[0]
+    assert example == "2026-03-16"  # two weeks from today, never a past date
 
 
 # --- the plan ------------------------------------------------------------------------------------
@@ -212,6 +231,28 @@ def test_drill_goes_back_to_plain_fsrs_after_the_day_keeping_every_review(run, i
     assert "Expected recall today:" in shown.output and "Days ahead" not in shown.output
 
 
+def test_a_question_failed_in_a_session_quit_early_comes_back_in_the_next_one(run, state_file):
+    run("plan", "--interview", "+10d", "--minutes", "30", env=NOW)
+    assert json.loads(run("plan", "--json", env=NOW).output)["days"][0]["reviews"] == 0
+    run("drill", input="no idea\n\n1\nq\n", env=NOW)  # rated Again, then quit
+    (failed,) = (
+        sqlite3.connect(state_file).execute("SELECT question_id FROM reviews WHERE rating = 1").fetchone()
+    )
+    later = {"PREP_NOW": "2026-03-02T09:05:00+00:00"}  # past its one-minute learning step
+    nxt = json.loads(run("next", "--json", env=later).output)
+    assert nxt["due"] == 1 and nxt["next"]["id"] == failed and nxt["next"]["reason"] == "due", nxt
+    again = run("drill", "--json", input="q\n", env=later)
+    assert "Today 1 review and 3 new" in again.output and "[1/4] due" in again.output
+
+
+def test_the_opening_line_says_how_much_of_the_plan_a_capped_session_asks(run):
+    run("plan", "--interview", "+10d", "--minutes", "30", env=NOW)
+    capped = run("drill", "--new", "1", input="q\n", env=NOW).output
+    assert "Today 0 reviews and 4 new" in capped and "This session asks 1 of them." in capped
+    none = run("drill", "--new", "0", input="q\n", env=NOW).output
+    assert "Nothing to ask: --new or --limit leaves none of today's 4 planned questions." in none
+
+
 def test_a_drill_on_the_day_itself_is_plain_fsrs(run):
     run("plan", "--interview", "+1d", env=NOW)
     on_the_day = {"PREP_NOW": "2026-03-03T09:00:00+00:00"}
@@ -257,3 +298,22 @@ def test_the_cram_sheet_for_the_interview_puts_the_least_likely_recalled_first(r
     assert positions["zero-stages"] > positions["biggest-failure"]  # an unseen question: nothing to recall
     weakest = run("export", "cram", "--for-interview", "--weakest", "1", env=NOW).output
     assert "`biggest-failure`" in weakest and "`dp-vs-mp`" not in weakest
+
+
+def test_the_cram_sheet_for_the_interview_puts_the_category_least_likely_recalled_first(run, tmp_path):
+    bank = tmp_path / "two"
+    (bank / "questions").mkdir(parents=True)
+    for category, ids in (("alpha", ("a-one", "a-two")), ("beta", ("b-one",))):
+        items = "".join(
+            f"  - id: {qid}\n    prompt: What does {qid} do?\n    key_points: [it does {qid}]\n"
+            for qid in ids
+        )
+        (bank / "questions" / f"{category}.yaml").write_text(
+            f"category: {category}\ntitle: {category.title()}\nquestions:\n{items}"
+        )
+    run("drill", "-c", "alpha", input="it does a-one\n\n4\nn\nq\n", bank=bank, env=NOW)
+    run("plan", "--interview", "+7d", bank=bank, env=NOW)
+    sheet = run("export", "cram", "--for-interview", bank=bank, env=NOW).output
+    # Both categories have a question never seen; Alpha has one it will recall, Beta none.
+    assert sheet.index("\n## Beta") < sheet.index("\n## Alpha")
+    assert sheet.index("`a-one`") > sheet.index("`a-two`")  # within it, lowest first

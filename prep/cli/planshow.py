@@ -16,8 +16,17 @@ if TYPE_CHECKING:
 
 NO_DATE = (
     "No interview date set. Set one, and the minutes a day you have, with\n"
-    "  prep plan --interview 2026-05-04 --minutes 45     (or --interview +14d)\n"
+    "  prep plan --interview {example} --minutes 45     (or --interview +14d)\n"
 )
+
+
+def example_date() -> str:
+    """A date two weeks from today, for examples in hints: never one in the past."""
+    from datetime import timedelta
+
+    from prep import clock
+
+    return (clock.now().astimezone().date() + timedelta(days=14)).isoformat()
 
 
 def show_plan(
@@ -36,7 +45,9 @@ def show_plan(
 
     location, rows, settings = quick_load(bank, config, filters)
     if settings.interview is None:
-        sys.stdout.write(json.dumps({"interview": None}) + "\n" if as_json else NO_DATE)
+        sys.stdout.write(
+            json.dumps({"interview": None}) + "\n" if as_json else NO_DATE.format(example=example_date())
+        )
         return
     with Store(state_path(state), write=False, bank=location.key) as store:
         plan = rows_plan(store, rows, settings, clock.now())

@@ -26,6 +26,11 @@ def day_label(day: date, today: date) -> str:
 
 
 def _percent(value: float) -> str:
+    """Rounded down near the ends: a recall of 0.998 is not "100%", 0.003 is not "0%"."""
+    if 0.995 <= value < 1.0:
+        return "99%"
+    if 0.0 < value < 0.005:
+        return "<1%"
     return f"{value:.0%}"
 
 
@@ -63,22 +68,25 @@ def plan_lines(
     ]
     if plan.days:
         lines += ["", *day_lines(plan)]
-    lines += ["", *risk_lines(plan, prompts, width)]
+    if plan.days_left > 0:  # on the day and after there is no plan to be at risk with
+        lines += ["", *risk_lines(plan, prompts, width)]
     return lines
 
 
 def category_lines(plan: Plan, titles: Mapping[str, str], width: int) -> list[str]:
     """Per category, weakest on the day with the plan first: questions, unseen, recall on the
     day now and with the plan."""
-    figures, label = " questions  unseen    now  with plan", "by category, weakest first"
+    ahead = plan.days_left > 0
+    figures = " questions  unseen    now  with plan" if ahead else " questions  unseen    now"
+    label = "by category, weakest first"
     categories = sorted(plan.categories, key=lambda c: c.with_plan)
     names = [titles.get(c.category, c.category) for c in categories]
     room = max(len(label), min(max((len(n) for n in names), default=8), width - len(figures) - 3))
     lines = [f"  {label.ljust(room)}{figures}"]
     for name, c in zip(names, categories):
         name = name if len(name) <= room else name[: room - 1] + "…"
-        now, planned = _percent(c.now), _percent(c.with_plan)
-        lines.append(f"  {name.ljust(room)} {c.questions:9d} {c.unseen:7d} {now:>6} {planned:>10}")
+        now, planned = _percent(c.now), f" {_percent(c.with_plan):>10}" if ahead else ""
+        lines.append(f"  {name.ljust(room)} {c.questions:9d} {c.unseen:7d} {now:>6}{planned}")
     return lines
 
 
@@ -97,16 +105,17 @@ def day_lines(plan: Plan) -> list[str]:
         note = ""
         if day.date == plan.today and plan.spent_today >= 0.5:
             note = f" ({plan.spent_today:.0f} min done)"
+        reviews = f"{len(day.reviews):4d} {'review ' if len(day.reviews) == 1 else 'reviews'}"
         lines.append(
             f"  {day_label(day.date, plan.today)}  {_bar(day, plan.minutes_per_day)}  {len(day.new):3d} new "
-            f"{len(day.reviews):4d} reviews {day.minutes:4.0f} min{note}"
+            f"{reviews} {day.minutes:4.0f} min{note}"
         )
     rest = plan.days[len(shown) :]
     if rest:
         minutes = sum(d.minutes for d in rest)
         lines.append(
             f"  … {_counted(len(rest), 'more day')} to {day_label(rest[-1].date, plan.today)}: "
-            f"{sum(len(d.new) for d in rest)} new, {sum(len(d.reviews) for d in rest)} reviews, "
+            f"{sum(len(d.new) for d in rest)} new, {_counted(sum(len(d.reviews) for d in rest), 'review')}, "
             f"{minutes:.0f} min (prep plan --json lists every day)"
         )
     return lines
@@ -131,13 +140,24 @@ def risk_lines(plan: Plan, prompts: Mapping[str, str], width: int) -> list[str]:
 
 
 def plan_opening(plan: Plan, queue: Sequence[QueueItem]) -> str:
-    """The line a drill that follows the plan starts with (or says there is nothing left)."""
+    """The line a drill that follows the plan starts with (or says there is nothing left): today's
+    part of the plan, and how much of it this session asks when --new or --limit cut it."""
+    today = plan.days[0] if plan.days else None
+    planned = {*today.reviews, *today.new} if today else set()
+    extra = sum(1 for item in queue if item.question_id not in planned)  # failed earlier, due again
+    reviews = (len(today.reviews) if today else 0) + extra
+    new = len(today.new) if today else 0
     if not queue:
+        if reviews + new:
+            return (
+                f"Nothing to ask: --new or --limit leaves none of today's {reviews + new} planned questions."
+            )
         return "Nothing left in today's plan. `prep plan` shows the days ahead; --cram drills anyway."
-    new = sum(1 for item in queue if item.reason == "new")
-    minutes = f", about {plan.days[0].minutes:.0f} of {plan.minutes_per_day} minutes" if plan.days else ""
+    minutes = f", about {today.minutes:.0f} of {plan.minutes_per_day} minutes" if today else ""
+    session = f" This session asks {len(queue)} of them." if len(queue) < reviews + new else ""
     return (
         f"Following your interview plan: interview {day_label(plan.interview, plan.today)}, in "
-        f"{_counted(plan.days_left, 'day')}. Today {_counted(len(queue) - new, 'review')} and {new} new"
+        f"{_counted(plan.days_left, 'day')}. Today {_counted(reviews, 'review')} and {new} new"
         f"{minutes}; expected recall on the day {_percent(plan.expected_with_plan)} if you keep to it."
+        f"{session}"
     )

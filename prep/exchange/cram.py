@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING
@@ -74,12 +74,15 @@ def cram_questions(
     now: datetime,
     store: Store | None = None,
     scheduler: Scheduler | None = None,
+    category_of: Mapping[str, str] | None = None,
 ) -> list[Question]:
     """The questions of the sheet in the order to print: those due now (``due``), the N weakest
     first (``weakest``), or all by their predicted recall on the interview day, lowest first
     (``interview``; with ``weakest``, the N lowest). With ``ask``, the questions to ask are
     neither filtered nor counted among the N: every one of *questions* follows, for the final
-    section. *store* and *scheduler* are needed when ``selection.needs_history``."""
+    section. *store* and *scheduler* are needed when ``selection.needs_history``. With
+    *category_of*, the interview order puts the category least likely recalled first (the sheet
+    keeps a category's questions together)."""
     asks = [q for q in questions if selection.ask and q.kind == "ask"]
     chosen = [q for q in questions if not (selection.ask and q.kind == "ask")]
     if selection.needs_history:
@@ -90,9 +93,22 @@ def cram_questions(
         if selection.interview is not None:
             recall = recall_on_day(store, [q.id for q in chosen], selection.interview, now)
             chosen = sorted(chosen, key=lambda q: recall[q.id])[: selection.weakest]
+            if category_of is not None:
+                chosen = _weakest_category_first(chosen, recall, category_of)
         elif selection.weakest is not None:
             chosen = weakest_first(chosen, store.cards(), scheduler, now)[: selection.weakest]
     return chosen + asks
+
+
+def _weakest_category_first(
+    chosen: list[Question], recall: Mapping[str, float], category_of: Mapping[str, str]
+) -> list[Question]:
+    """By the category's mean recall on the day, then the question's, lowest first."""
+    totals: dict[str, list[float]] = {}
+    for q in chosen:
+        totals.setdefault(category_of[q.id], []).append(recall[q.id])
+    mean = {category: sum(values) / len(values) for category, values in totals.items()}
+    return sorted(chosen, key=lambda q: (mean[category_of[q.id]], recall[q.id]))
 
 
 @dataclass(frozen=True)

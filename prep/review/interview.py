@@ -120,14 +120,20 @@ def spent_since(answers: Iterable[RecentAnswer], since: datetime, seconds: dict[
 def plan_queue(
     plan: Plan,
     *,
+    again: Sequence[str] = (),
     new: int | None = None,
     limit: int | None = None,
     shuffle: bool = False,
     rng: random.Random | None = None,
 ) -> list[QueueItem]:
-    """What a drill asks today by the plan: its reviews (least likely recalled on the day
-    first), then its new questions; *new* caps the new ones (``drill --new``)."""
+    """What a drill asks today by the plan: the questions *again* (failed in an earlier session
+    and due again, see ``again_due``), its reviews (least likely recalled on the day first), then
+    its new questions; *new* caps the new ones (``drill --new``)."""
     reviews, fresh = plan.today_ids()
+    if again:
+        first = dict.fromkeys(again)
+        reviews = list(first) + [qid for qid in reviews if qid not in first]
+        fresh = [qid for qid in fresh if qid not in first]
     if new is not None:
         fresh = fresh[:new]
     if shuffle:
@@ -136,6 +142,15 @@ def plan_queue(
         rng.shuffle(fresh)
     items = [QueueItem(qid, "due") for qid in reviews] + [QueueItem(qid, "new") for qid in fresh]
     return items[:limit] if limit else items
+
+
+def again_due(store: Store, ids: Iterable[str], now: datetime) -> list[str]:
+    """Of *ids*, the questions last answered Again and due again now, most overdue first: the
+    plan counts on a failed answer being answered again the same day, as a drill does before it
+    ends, and a session quit early leaves them for the next one."""
+    wanted = set(ids)
+    due = [qid for qid, _due in store.due_ids(now, learning=True) if qid in wanted]
+    return [qid for qid in due if (answers := store.reviews(qid)) and answers[-1].rating == 1]
 
 
 def recall_on_day(store: Store, ids: Iterable[str], interview: date, now: datetime) -> dict[str, float]:

@@ -36,7 +36,7 @@ def next_card(
         assert interview is not None
         questions = [(r.id, r.category, r.target_seconds) for r in selected]
         plan = planning.plan_for(store, questions, interview, now, at_risk_below=at_risk_below)
-        queue = planning.plan_queue(plan)
+        queue = planning.plan_queue(plan, again=planning.again_due(store, (r.id for r in selected), now))
     else:
         queue = build_queue(None, store, None, now, selected, new_per_day=new_per_day)  # type: ignore[arg-type]
     first = queue[0] if queue else None

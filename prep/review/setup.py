@@ -155,5 +155,8 @@ def _planned(
     plan = interview.plan_for(
         store, selected, settings.interview, now, at_risk_below=settings.scheduler.desired_retention
     )
-    queue = interview.plan_queue(plan, new=options.new, limit=options.limit, shuffle=options.shuffle, rng=rng)
+    again = interview.again_due(store, (q.id for q in questions), now)
+    queue = interview.plan_queue(
+        plan, again=again, new=options.new, limit=options.limit, shuffle=options.shuffle, rng=rng
+    )
     return plan, queue

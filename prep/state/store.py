@@ -63,17 +63,21 @@ class Store(StateDatabase, ReportQueries, HistoryMoves):
         )
         return {qid: (stability, difficulty, last) for qid, stability, difficulty, last in rows}
 
-    def due_ids(self, now: datetime, limit: int | None = None) -> list[tuple[str, datetime]]:
+    def due_ids(
+        self, now: datetime, limit: int | None = None, *, learning: bool = False
+    ) -> list[tuple[str, datetime]]:
         """Question ids due at *now*, most overdue first (uses the due index): the bank's own
-        cards, and unassigned ones of ids it has no card of its own for."""
+        cards, and unassigned ones of ids it has no card of its own for. *learning*: only those
+        in a (re)learning step, answered Again or new a moment ago."""
         stamp = format_time(now)
-        sql = "SELECT question_id, due FROM cards WHERE due <= ? ORDER BY due, question_id"
+        step = " AND state != 2" if learning else ""  # fsrs.State.Review is 2
+        sql = f"SELECT question_id, due FROM cards WHERE due <= ?{step} ORDER BY due, question_id"
         params: tuple = (stamp,)
         if self.bank is not None:
             sql = (
-                "SELECT question_id, due FROM cards WHERE bank = ? AND due <= ?"
+                f"SELECT question_id, due FROM cards WHERE bank = ? AND due <= ?{step}"
                 " UNION ALL SELECT question_id, due"
-                " FROM cards WHERE bank = '' AND due <= ? AND question_id NOT IN"
+                f" FROM cards WHERE bank = '' AND due <= ?{step} AND question_id NOT IN"
                 " (SELECT question_id FROM cards WHERE bank = ?) ORDER BY due, question_id"
             )
             params = (self.bank, stamp, stamp, self.bank)

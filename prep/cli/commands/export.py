@@ -84,7 +84,7 @@ def cram(
     if selection.needs_history:
         _settings, store, scheduler = app.open_schedule(write=False)
         with store:
-            questions = cram_questions(questions, selection, now, store, scheduler)
+            questions = cram_questions(questions, selection, now, store, scheduler, bank.category_of)
     else:
         questions = cram_questions(questions, selection, now)
     options = CramOptions(questions_only=questions_only, ask_section=ask)

@@ -8,6 +8,7 @@ import typer
 
 from prep.cli.context import AppContext
 from prep.cli.options import CategoryOption, KindOption, TagOption, filters
+from prep.cli.planshow import example_date
 
 
 def _today() -> date:
@@ -100,34 +101,44 @@ def plan(
 
     app: AppContext = ctx.obj
     if clear or interview is not None or minutes is not None:
-        _save(app, interview, minutes, clear)
+        _save(app, interview, minutes, clear, quiet=as_json)
         if clear:
+            if as_json:
+                typer.echo('{"interview": null}')
             return
     show_plan(
         app.bank_option, app.state_option, app.config_option, filters(category, tag, kind), as_json=as_json
     )
 
 
-def _save(app: AppContext, interview: date | None, minutes: int | None, clear: bool) -> None:
-    """Write the [interview] section the options ask for, and say so on standard error."""
+def _save(app: AppContext, interview: date | None, minutes: int | None, clear: bool, quiet: bool) -> None:
+    """Write the [interview] section the options ask for, and say so (on standard error, but for
+    --clear without *quiet*: that is all it prints)."""
     from prep import config
     from prep.errors import UsageError, display_path
 
     if clear and (interview is not None or minutes is not None):
         raise UsageError("--clear cannot go with --interview or --minutes")
     path = app.config_path
-    saved = config.load(path, explicit=app.config_named).interview
+    try:
+        saved, broken = config.load(path, explicit=app.config_named).interview, False
+    except UsageError:
+        if not (clear or interview is not None):
+            raise
+        saved, broken = None, True  # a config the loader refuses: these options rewrite [interview]
     if clear:
         config.save_interview(path, None)
-        typer.echo(
-            "Interview date cleared: drill is plain FSRS again." if saved else "No interview date was set."
+        cleared = saved or broken
+        message = (
+            "Interview date cleared: drill is plain FSRS again." if cleared else "No interview date was set."
         )
+        typer.echo(message, err=quiet)
         return
     if interview is None:
         if saved is None:
             raise UsageError(
                 "no interview date is set for --minutes to go with",
-                hint="give the date too: `prep plan --interview 2026-05-04 --minutes 45` (or +14d)",
+                hint=f"give the date too: `prep plan --interview {example_date()} --minutes 45` (or +14d)",
             )
         problem = config.interview_problem(saved.date, _today())
         if problem:
