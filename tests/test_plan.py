@@ -163,6 +163,16 @@ def test_every_question_is_introduced_early_enough_for_two_reviews_weakest_categ
     assert plan.days[0].new[0] == "q000"  # today's first new question is the weakest category's first
 
 
+def test_categories_equally_weak_take_turns_so_a_short_plan_covers_each():
+    # Three never-seen categories, listed one after the other; a day has room for six new.
+    items = [PlanItem(f"{c}{i}", f"cat-{c}", 60.0) for c in "abc" for i in range(10)]
+    plan = _plan(items, days=1, minutes=10)
+    today = plan.days[0].new
+    assert 3 <= len(today) < 30
+    assert {qid[0] for qid in today[:3]} == {"a", "b", "c"}  # one of each before a second of any
+    assert [qid for qid in today if qid[0] == "a"] == sorted(q for q in today if q[0] == "a")  # bank order
+
+
 def test_the_spread_of_introductions_ends_two_reviews_before_the_interview():
     """Unhurried (every day has room), new questions are spread evenly over the days up to
     INTRO_LEAD days before the interview, and none is left for later."""

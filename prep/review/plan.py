@@ -234,11 +234,17 @@ def _scan(data: PlanInput, model: MemoryModel, horizon: int) -> _Bank:
 
 def _intro_order(bank: _Bank) -> list[tuple[str, float]]:
     """Unseen questions (id, seconds per answer), weakest category first (lowest mean recall
-    on the day, an unseen question counting 0), in bank order within a category."""
+    on the day, an unseen question counting 0), in bank order within a category. Categories
+    equally weak take turns, one question each, so a short plan covers all of them a little
+    rather than the first few in full."""
     rank = {category: i for i, category in enumerate(bank.figures)}
     weakness = {category: f[2] / f[0] for category, f in bank.figures.items()}
-    ordered = sorted(bank.unseen, key=lambda item: (weakness[item[1]], rank[item[1]]))
-    return [(qid, seconds) for qid, _category, seconds in ordered]
+    turn: Counter[str] = Counter()
+    keyed = []
+    for qid, category, seconds in bank.unseen:
+        keyed.append(((weakness[category], turn[category], rank[category]), qid, seconds))
+        turn[category] += 1
+    return [(qid, seconds) for _key, qid, seconds in sorted(keyed, key=itemgetter(0))]
 
 
 def _result(data: PlanInput, bank: _Bank, planner: Planner) -> Plan:
