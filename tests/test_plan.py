@@ -205,6 +205,11 @@ def test_your_own_time_per_answer_counts_over_the_target():
     assert "quick" in plan.schedule and "slow" not in plan.schedule  # ten minutes do not fit, with a margin
 
 
+def test_one_quick_answer_does_not_make_a_question_look_free():
+    quick = _plan([PlanItem("q", "a", 60.0)], days=5, minutes=30, own_seconds={"q": 3.0})
+    assert quick.days[0].new == ["q"] and quick.days[0].seconds >= 15.0  # a quarter of its 60 s at least
+
+
 def test_minutes_already_spent_today_come_off_todays_budget():
     fresh = _plan(_items(200), days=10, minutes=30)
     later = _plan(_items(200), days=10, minutes=30, spent_today=25)

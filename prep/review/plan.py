@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from prep.state.cards import CardState
 
 FIRST_FAIL = 0.24  # a new card's first answer is Again this often (FSRS's simulator), until history says
+MIN_SHARE_OF_TARGET = 0.25  # the least of its target time an answer is planned to take
 
 
 class PlanItem(NamedTuple):
@@ -214,7 +215,7 @@ def _scan(data: PlanInput, model: MemoryModel, horizon: int) -> _Bank:
     category_of = dict(map(itemgetter(0, 1), items))
     bank = _Bank(category_of=category_of)
     bank.unseen = [
-        (qid, category, own.get(qid) or float(target))
+        (qid, category, _seconds(own.get(qid), target))
         for qid, category, target in items
         if qid not in memories
     ]
@@ -226,10 +227,16 @@ def _scan(data: PlanInput, model: MemoryModel, horizon: int) -> _Bank:
     for qid, category, target in (item for item in items if item[0] in memories):
         memory = memories[qid]
         day = min(0, memory.last_review.toordinal() - today)
-        bank.seen[qid] = Card(own.get(qid) or float(target), memory.stability, memory.difficulty, day)
+        bank.seen[qid] = Card(_seconds(own.get(qid), target), memory.stability, memory.difficulty, day)
         figures[category][2] += (now := recall(memory.stability, horizon - day))
         bank.now[qid] = now
     return bank
+
+
+def _seconds(own: float | None, target: float) -> float:
+    """Time per answer: the user's own, but not under a quarter of the target, where one quick
+    skip or "no idea" would make the question look nearly free."""
+    return max(own, target * MIN_SHARE_OF_TARGET) if own else float(target)
 
 
 def _intro_order(bank: _Bank) -> list[tuple[str, float]]:
