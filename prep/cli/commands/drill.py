@@ -27,7 +27,16 @@ def _mode(value: str | DrillMode) -> DrillMode:
 
 NewCards = Annotated[
     int | None,
-    option("--new", "-n", metavar="N", min=0, help="New cards allowed today (default 10, or the config)."),
+    option(
+        "--new",
+        "-n",
+        metavar="N",
+        min=0,
+        help=(
+            "New cards allowed today (default 10, or the config; "
+            "with an interview ahead, at most N of the plan's)."
+        ),
+    ),
 ]
 Limit = Annotated[
     int | None,
@@ -92,6 +101,9 @@ def drill(
     rate it: 1 Again, 2 Hard, 3 Good, 4 Easy, Enter accepts the suggestion; t ticks the key
     points you covered and teaches the grader your words for those it missed; u undoes the last
     rating, e edits the question, s skips, q quits. Every rating is saved at once.
+
+    While an interview date is set (`prep plan --interview`), the drill asks today's part of
+    the interview plan instead, and goes back to plain FSRS after the day.
     """
     from prep import clock
     from prep.bank.selection import select
@@ -211,7 +223,8 @@ def next_card(
     """Show the card `prep drill` would show first, and how many are due, without starting.
 
     Fast enough for a shell prompt: when the bank has not changed it is answered from the cache
-    and the state database alone.
+    and the state database alone. While an interview date is set, the counts are today's part of
+    the plan, and it says how many days are left (making the plan takes a little longer).
     """
     from prep.cli.nextup import show_next
 
