@@ -37,6 +37,13 @@ class UsageError(PrepError):
     """The user asked for something that does not make sense (bad option value)."""
 
 
+class CommandLineError(UsageError):
+    """A command line that cannot mean anything: a value outside a fixed set (`--kind nope`), or
+    options that exclude each other. Exit code 2, as for what the parser itself refuses."""
+
+    exit_code = EXIT_USAGE
+
+
 class NotFound(PrepError):
     """A question id, category or file the user named does not exist."""
 

@@ -129,3 +129,31 @@ def _long_history(state, question_id: str) -> None:
                 mode="cram",
                 answer=f"answer {n}: " + "all-reduce averages the gradients across ranks " * 6,
             )
+
+
+@pytest.mark.parametrize("command", [["list"], ["next"], ["drill"], ["plan"], ["export", "csv"]])
+def test_a_kind_outside_the_four_is_a_command_line_error(run, command):
+    result = run(*command, "-k", "nope")
+    assert result.exit_code == 2, result.output
+    assert "unknown kind 'nope'; choose from technical, behavioral, strategy, ask" in result.output
+
+
+def test_the_quick_path_gives_the_same_code_for_a_bad_kind(bank_dir, state_file):
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "prep",
+            "--bank",
+            str(bank_dir),
+            "--state",
+            str(state_file),
+            "next",
+            "-k",
+            "nope",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 2 and "unknown kind 'nope'" in result.stderr

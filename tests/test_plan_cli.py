@@ -107,7 +107,7 @@ def test_minutes_alone_need_a_date_and_clear_forgets_it(run, isolated_home):
     assert json.loads(run("plan", "--json", env=NOW).output) == {"interview": None}
     run("plan", "--interview", "+10d", env=NOW)
     assert json.loads(run("plan", "--clear", "--json", env=NOW).stdout) == {"interview": None}
-    assert run("plan", "--clear", "--minutes", "30", env=NOW).exit_code == 1
+    assert run("plan", "--clear", "--minutes", "30", env=NOW).exit_code == 2
 
 
 def test_a_bad_interview_section_in_the_config_names_its_line(run, isolated_home):

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from prep.bank.names import KINDS
-from prep.errors import NotFound, UsageError
+from prep.errors import CommandLineError, NotFound
 from prep.suggest import did_you_mean
 
 if TYPE_CHECKING:  # annotations only: filtering cache rows must not import pydantic
@@ -31,7 +31,7 @@ def select(
             raise NotFound(f"no category {category!r}", hint=hint)
     for kind in kinds:
         if kind not in KINDS:
-            raise UsageError(f"unknown kind {kind!r}; choose from {', '.join(KINDS)}")
+            raise CommandLineError(f"unknown kind {kind!r}; choose from {', '.join(KINDS)}")
     wanted_tags = {t.lower() for t in tags}
     if wanted_tags:
         _check_tags(wanted_tags, {t.lower() for q in bank.questions.values() for t in q.tags})
@@ -55,7 +55,7 @@ def select_rows(rows, *, categories: Sequence[str] = (), tags: Sequence[str] = (
             )
     for kind in kinds:
         if kind not in KINDS:
-            raise UsageError(f"unknown kind {kind!r}; choose from {', '.join(KINDS)}")
+            raise CommandLineError(f"unknown kind {kind!r}; choose from {', '.join(KINDS)}")
     wanted_tags = {t.lower() for t in tags}
     if wanted_tags:  # the known tags are only needed to name a typo
         _check_tags(wanted_tags, {t.lower() for r in rows for t in r.tags})

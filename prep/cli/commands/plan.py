@@ -115,10 +115,10 @@ def _save(app: AppContext, interview: date | None, minutes: int | None, clear: b
     """Write the [interview] section the options ask for, and say so (on standard error, but for
     --clear without *quiet*: that is all it prints)."""
     from prep import config
-    from prep.errors import UsageError, display_path
+    from prep.errors import CommandLineError, UsageError, display_path
 
     if clear and (interview is not None or minutes is not None):
-        raise UsageError("--clear cannot go with --interview or --minutes")
+        raise CommandLineError("--clear cannot go with --interview or --minutes")
     path = app.config_path
     try:
         saved, broken = config.load(path, explicit=app.config_named).interview, False
