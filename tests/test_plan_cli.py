@@ -201,6 +201,7 @@ def test_drill_follows_the_plan_while_the_interview_is_ahead(run, isolated_home,
         "Following your interview plan: interview Thu 12 Mar, in 10 days. Today 0 reviews and 4 new"
     )
     assert "[1/4] new" in result.output
+    assert "Interview plan: 0 of today's 4 questions answered" in result.output
     nxt = json.loads(run("next", "--json", env=NOW).output)
     assert nxt["new"] == 4 and nxt["interview"] == {"date": "2026-03-12", "days_left": 10}
 

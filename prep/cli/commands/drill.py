@@ -114,10 +114,7 @@ def drill(
     from prep.review.setup import DrillOptions, start_drill
 
     app: AppContext = ctx.obj
-    if record and mode is not DrillMode.mock:
-        from prep.errors import UsageError
-
-        raise UsageError("--record applies to a mock interview: add --mode mock")
+    _check_record(record, mode)
     bank = app.bank()
     questions = select(bank, **filters(category, tag, kind))
     options = DrillOptions(
@@ -144,6 +141,8 @@ def drill(
     summary = Drill(session, started.queue, ui, _teacher(app, started)).run()
     ui.out.print()
     ui.out.print(summary_table(summary, detailed=mode is DrillMode.mock))
+    if started.plan is not None:
+        ui.out.print(_plan_note(len(summary.rated), len(started.queue)))
     if as_json:
         emit_json(summary.to_dict())
     started.store.close()
@@ -170,6 +169,23 @@ def _opening(ui, started, bank, questions) -> None:  # type: ignore[no-untyped-d
             f"Nothing to drill now. Next card due: {when}.\n"
             "Use --cram to drill anyway, or --new N to allow more new cards today."
         )
+
+
+def _check_record(record: bool, mode: DrillMode) -> None:
+    if record and mode is not DrillMode.mock:
+        from prep.errors import UsageError
+
+        raise UsageError("--record applies to a mock interview: add --mode mock")
+
+
+def _plan_note(done: int, planned: int) -> str:
+    """Where a session that followed the interview plan leaves today's part of it."""
+    if done >= planned:
+        return "Today's part of the interview plan is done. `prep plan` shows the days ahead."
+    return (
+        f"Interview plan: {done} of today's {planned} questions answered; "
+        "`prep drill` goes on with the rest, `prep plan` shows the days ahead."
+    )
 
 
 def _teacher(app: AppContext, started):  # type: ignore[no-untyped-def]
