@@ -197,6 +197,16 @@ def test_an_exchange_of_two_names_inside_a_claim_needs_both_named_where_it_is_sa
     assert not grade(q, None, terse).swapped
 
 
+def test_a_claim_met_only_by_the_words_the_prompt_says_earns_nothing():
+    point = "the producer blocks when the queue is full"
+    # "producer", "queue" and "full" are the prompt's words; "blocks" is the claim's own.
+    wrong = grade(QUEUE, None, "When the queue is full, the producer simply overwrites the oldest item.")
+    assert point not in {m.text for m in wrong.matched}
+    assert next(r.score for r in wrong.missed if r.text == point) == 0
+    right = grade(QUEUE, None, "When the queue is full, the producer blocks until there is room.")
+    assert point in {m.text for m in right.matched}
+
+
 # --- negation and small words ----------------------------------------------------------------
 
 RING = question(

@@ -29,6 +29,8 @@ class Layout:
     refuting: np.ndarray
     against: np.ndarray  # refuting columns x phrasings
     compounds: tuple[tuple[int, int], ...] = ()  # (key column, words) of claim words written hyphenated
+    # phrasing -> the columns of its own words, where some of its words are the prompt's (context)
+    own: dict[str, np.ndarray] | None = None
 
 
 @lru_cache(maxsize=512)
@@ -46,6 +48,7 @@ def layout_of(
     rows = {p: np.array([index[k] for k in phrase_keys(p)[0]], dtype=np.intp) for p in phrasings}
     shape = (len(phrasings), len(keys))
     weights, plain, negated, numbers = (np.zeros(shape, dtype=np.float32) for _ in range(4))
+    own: dict[str, np.ndarray] = {}
     for i, p in enumerate(phrasings):
         words, negations = phrase_keys(p)
         figures = required_figures(p, prompt_keys)
@@ -53,6 +56,8 @@ def layout_of(
         # count of things the prompt names ("the two phases").
         context = [k in prompt_keys or (NUMBER.fullmatch(k) and k not in figures) for k in words]
         w = np.array([0.5 if c else 1.0 for c in context], dtype=np.float32)
+        if any(context) and not all(context):
+            own[p] = rows[p][~np.array([bool(c) for c in context])]
         weights[i, rows[p]] = w / w.sum()
         neg = np.array([k in negations for k in words])
         negated[i, rows[p][neg]] = 1.0
@@ -78,6 +83,7 @@ def layout_of(
         refuting,
         np.ascontiguousarray(against[:, refuting].T),
         found,
+        own,
     )
 
 

@@ -55,8 +55,7 @@ class Matcher:
         self._whole: np.ndarray | None = None
         self._best: tuple[np.ndarray, np.ndarray] | None = None
         self._subject_of: dict[str, str] = {}
-        self._said_of = np.zeros(0, dtype=np.int64)
-        self._bit: dict[str, int] = {}
+        self._said_of, self._bit = np.zeros(0, dtype=np.int64), {}
         self._mine: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._order_cache: dict[tuple[str, int, int], float] = {}
 
@@ -326,6 +325,8 @@ class Matcher:
                     continue
             if phrasing in claim.taught and value < self.settings.taught_match:
                 continue  # one answer's own wording counts when it is said again, not in part
+            if w is not None and not self._beyond_prompt(phrasing, w):
+                continue  # only the words the question itself says: "when the queue is full, the producer"
             score, chosen, window = round(value * 100, 1), phrasing, w
         if chosen is None:
             return PointResult(claim.text, 0.0, False, phrasings=len(claim.phrasings))
@@ -339,6 +340,11 @@ class Matcher:
         excerpt = self.attempt[span[0] : span[1]] if span else None
         matched = score >= self.settings.point_matched * 100
         return PointResult(claim.text, score, matched, chosen, span, excerpt, len(claim.phrasings))
+
+    def _beyond_prompt(self, phrasing: str, window: int) -> bool:
+        """Whether the window says one of the claim's own words, not only those the prompt says."""
+        own, (_, lo, hi, _) = (self.layout.own or {}).get(phrasing), self._all_coverage()
+        return own is None or bool(self.sim[own, int(lo[window]) : int(hi[window])].any())
 
     def swapped(self, claim: Claim, rivals: list[str] = ()) -> PointResult | None:  # type: ignore[assignment]
         """A key point about one subject said, almost in full, of another one: "the target model
@@ -432,8 +438,7 @@ class Matcher:
         return self.tokens[cols[len(cols) // 2]].start
 
     def _sentence_range(self, column: int) -> tuple[int, int]:
-        end = int(self.sentence_end[column])
-        start = column
+        end, start = int(self.sentence_end[column]), column
         while start > 0 and self.sentence_end[start - 1] == end:
             start -= 1
         return start, end
