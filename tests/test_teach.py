@@ -101,6 +101,40 @@ def test_teach_makes_a_plain_key_point_a_mapping_keeping_its_comment(run, bank_d
     assert run("validate").exit_code == 0
 
 
+def test_forget_takes_back_what_a_key_point_was_taught_and_nothing_else(run, bank_dir):
+    before = _file(bank_dir).read_text()
+    run("teach", "zero-stages", "--point", "1", "--answer", ZERO)
+    run("teach", "zero-stages", "--point", "1", "--answer", "Stage one shards the optimizer moments.")
+    result = run("teach", "zero-stages", "--forget", "1", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == {
+        "question": "zero-stages",
+        "forgotten": {
+            "1": [
+                "ZeRO-1 partitions the Adam moments across data-parallel ranks",
+                "Stage one shards the optimizer moments",
+            ]
+        },
+    }
+    assert _file(bank_dir).read_text() == before  # the taught list was all that changed
+    again = run("teach", "zero-stages", "--forget", "1")
+    assert again.exit_code == 0 and "key point 1 had nothing taught" in again.output
+    assert run("teach", "zero-stages", "--forget", "9").exit_code == 1
+    assert run("teach", "zero-stages").exit_code == 2  # neither --point nor --forget
+
+
+def test_forget_in_a_flow_mapping_leaves_an_empty_list(run, bank_dir):
+    path = write(
+        bank_dir / "questions" / "flow.yaml",
+        "category: flow\ntitle: Flow\nquestions:\n  - id: flowy\n    prompt: What is it?\n"
+        "    key_points:\n      - {text: it is a thing, taught: [my own words for it]}\n",
+    )
+    result = run("teach", "flowy", "--forget", "1")
+    assert result.exit_code == 0, result.output
+    assert "- {text: it is a thing, taught: []}" in path.read_text()
+    assert run("validate").exit_code == 0
+
+
 def test_the_answer_can_come_from_standard_input(run, bank_dir):
     result = run("teach", "zero-stages", "--point", "1", "--json", input=ZERO)
     assert result.exit_code == 0, result.output

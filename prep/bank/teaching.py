@@ -43,6 +43,36 @@ def add_taught(
     return Change(question_id, [path], [], {"taught": taught}), written
 
 
+def forget_taught(
+    location: BankLocation, bank: Bank, question_id: str, points: list[int]
+) -> tuple[Change, Bank]:
+    """Remove every taught phrasing of key points N (1-based) of the question: the `taught:`
+    entry goes, every other byte of the file stays. The change lists what was forgotten."""
+    bank.question(question_id)
+    path = bank.question_origin[question_id].file
+    text = read_source(path)
+    forgotten: dict[str, list[str]] = {}
+    for point in sorted(set(points)):  # one edit at a time: each re-reads the text
+        node = items_by(text, "questions", "id")[question_id]
+        listed = mapping_value(node, "key_points")
+        if not isinstance(listed, yaml.SequenceNode) or not 1 <= point <= len(listed.value):
+            raise EditError(f"{question_id}: no key point {point} in the file")
+        claim = listed.value[point - 1]
+        taught = mapping_value(claim, "taught") if isinstance(claim, yaml.MappingNode) else None
+        forgotten[str(point)] = (
+            [n.value for n in taught.value] if isinstance(taught, yaml.SequenceNode) else []
+        )
+        if taught is not None and isinstance(claim, yaml.MappingNode):
+            # A flow mapping keeps an empty list: its entries cannot be removed in place.
+            text = apply(text, set_entries(text, claim, {"taught": [] if claim.flow_style else None}))
+    written = validate_texts(location, {path: text})
+    if any(forgotten.values()):
+        write_files({path: text})
+    return Change(
+        question_id, [path] if any(forgotten.values()) else [], [], {"forgotten": forgotten}
+    ), written
+
+
 def _taught_edits(text: str, points: yaml.SequenceNode, point: yaml.Node, phrasing: str) -> list[Edit]:
     start, end = point.start_mark.index, point.end_mark.index
     if isinstance(point, yaml.ScalarNode) and point.style in (">", "|"):

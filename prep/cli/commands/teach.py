@@ -11,12 +11,21 @@ from prep.cli.plain import emit_json, read_stdin_text
 from prep.errors import StateError
 
 Points = Annotated[
-    list[int],
+    list[int] | None,
     option(
         "--point",
         metavar="N",
         min=1,
         help="A key point the answer says, numbered as `prep show` prints them (repeat for several).",
+    ),
+]
+Forget = Annotated[
+    list[int] | None,
+    option(
+        "--forget",
+        metavar="N",
+        min=1,
+        help="Remove every phrasing taught to key point N instead (repeat for several).",
     ),
 ]
 AnswerText = Annotated[
@@ -29,15 +38,20 @@ AnswerText = Annotated[
     ),
 ]
 TeachJson = Annotated[
-    bool, typer.Option("--json", help="Print {question, taught, score_before, score_after} as JSON.")
+    bool,
+    typer.Option(
+        "--json",
+        help="Print {question, taught, score_before, score_after} as JSON (--forget: {question, forgotten}).",
+    ),
 ]
 
 
 def teach(
     ctx: typer.Context,
     question_id: QuestionArgument,
-    points: Points,
+    points: Points = None,
     answer: AnswerText = None,
+    forget: Forget = None,
     as_json: TeachJson = False,
 ) -> None:
     """Teach the grader your words: add the part of an answer that says each key point as a phrasing.
@@ -45,13 +59,21 @@ def teach(
     For each --point, the clause of the answer that best says it is added under that key point's
     `taught:` list in the bank's YAML; nothing else in the file changes. A span that also says one
     of the question's pitfalls, or has fewer than two content words, is refused and nothing is
-    written. `t` in a drill does the same from the answer just typed.
+    written. `t` in a drill does the same from the answer just typed. `prep show` marks the key
+    points taught; --forget N takes back what key point N was taught.
     """
     from prep import clock
+    from prep.errors import CommandLineError
     from prep.review.teaching import teach as teach_answer
 
     app: AppContext = ctx.obj
+    if bool(points) == bool(forget):
+        raise CommandLineError("give --point N (to teach from an answer) or --forget N, not both or neither")
     location, bank, question = app.writable_question(question_id)
+    if forget:
+        _forget(location, bank, question.id, forget, as_json)
+        return
+    assert points is not None
     if answer is None:
         if sys.stdin.isatty():
             typer.echo(f"{question.prompt}\n(type the answer to teach from; end with Ctrl-D)", err=True)
@@ -78,3 +100,18 @@ def teach(
         f"{question.id}: this answer scores {taught.score_before} before, {taught.score_after} after "
         f"({taught.verdict_after})"
     )
+
+
+def _forget(location, bank, question_id: str, points: list[int], as_json: bool) -> None:  # type: ignore[no-untyped-def]
+    from prep.bank.teaching import forget_taught
+
+    change, _ = forget_taught(location, bank, question_id, points)
+    forgotten = change.detail["forgotten"]
+    if as_json:
+        emit_json({"question": question_id, "forgotten": forgotten})
+        return
+    for point, phrasings in forgotten.items():
+        if not phrasings:
+            typer.echo(f"key point {point} had nothing taught")
+        for phrasing in phrasings:
+            typer.echo(f"forgot for key point {point}: “{phrasing}”")
