@@ -162,6 +162,8 @@ ABBREVIATIONS = {
     "sim": "simulation",
     "k8s": "kubernetes",
     "sqrt": "square root",
+    "min": "minimum",
+    "max": "maximum",
     "ms": "milliseconds",
     "eval": "evaluation",
     "evals": "evaluations",

@@ -302,6 +302,7 @@ def test_a_pitfall_core_does_not_fire_on_a_correct_answer():
         ("GPUs wait idle for the slowest worker", "The GPUs sit waiting for the slowest worker."),
         ("memory grows with sequence length", "Memory increases with the length of the sequence."),
         ("remove duplicated documents before training", "Drop duplicated documents before training."),
+        ("cosine decay ends at the minimum learning rate", "Cosine decay ends at the min LR."),
     ],
 )
 def test_words_of_the_field_said_another_way_are_the_same_claim(key_point, attempt):
