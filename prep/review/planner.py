@@ -9,7 +9,7 @@ from __future__ import annotations
 import heapq
 import math
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from prep.review.memory import MemoryModel
 from prep.review.planmodel import Card, Outcome, outcome
@@ -185,10 +185,9 @@ class Planner:
         best day, if it gains at all."""
         card, days, current = self.cards[qid], self.days[qid], self._current(qid, now)
         for kind in ("last", "gap"):
-            best = self._days_for(card, days, kind)
-            if not best:
+            day = next(iter(self._days_for(card, days, kind)), None)
+            if day is None:
                 continue
-            day = best[0]
             candidate = tuple(sorted((*days, day)))
             result = self.outcome(qid, candidate)
             index = candidate.index(day)
@@ -217,7 +216,7 @@ class Planner:
         self.crowded = not any(self.fits(day, seconds, variance) for day in range(self.horizon))
         return None
 
-    def _days_for(self, card: Card, days: Days, kind: str) -> range | list[int]:
+    def _days_for(self, card: Card, days: Days, kind: str) -> Iterable[int]:
         """The days a review of this kind could go on, best first: after the card's last review,
         from the day before the interview back; or in the longest gap between two of its
         reviews, from the middle outwards."""
@@ -226,9 +225,9 @@ class Planner:
         anchors = ([] if card.new else [card.day]) + list(days)
         gaps = [(b - a, a, b) for a, b in zip(anchors, anchors[1:]) if max(a + 1, 0) <= b - 1]
         if not gaps:
-            return []
+            return ()
         _width, a, b = max(gaps)
-        return list(_around((a + b) // 2, max(a + 1, 0), b - 1))
+        return _around((a + b) // 2, max(a + 1, 0), b - 1)  # lazily: the first days are what is asked
 
 
 def _around(centre: int, low: int, high: int) -> Iterator[int]:
