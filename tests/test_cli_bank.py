@@ -275,6 +275,13 @@ def test_search_needs_every_word_of_the_query_not_just_one(run, bank_dir):
     assert typo and typo[0]["id"] == "zero-stages"
 
 
+def test_search_counts_the_words_of_the_query_anywhere_in_the_question(run, bank_dir):
+    """'zero optimizer memory': the ZeRO question says 'zero' in its prompt, 'optimizer' in a
+    key point and 'memory' in a tag; no field has all three words, and it is still the best match."""
+    hits = json.loads(run("search", "zero optimizer memory", "--json").output)
+    assert hits and hits[0]["id"] == "zero-stages"
+
+
 def test_search_finds_other_forms_of_a_word_and_symbols_like_cpp(run, bank_dir):
     assert json.loads(run("search", "zero sharding", "--json").output)[0]["id"] == "zero-stages"  # shards
     path = bank_dir / "questions" / "parallelism.yaml"
