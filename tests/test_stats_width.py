@@ -48,3 +48,14 @@ def test_a_narrow_terminal_shortens_titles_and_keeps_every_figure(run, long_titl
         assert long_row.lstrip().startswith("Parallelism, sharding"), long_row
     assert all(len(row) <= columns for row in rows)
     assert all(row.split()[-1].isdigit() for row in rows), rows  # lapses, the last column, is whole
+
+
+@pytest.mark.parametrize("columns", ["60", "80", "120"])
+def test_the_summary_lines_break_between_figures_never_inside_one(run, columns):
+    run("drill", input="no idea\n\n1\nq\n")  # one review, so every figure is there
+    output = run("stats", env={"COLUMNS": columns}).output
+    head = output.split("\n\nBy category")[0].splitlines()
+    assert all(len(line) <= int(columns) for line in head)
+    figures = [part.strip() for line in head for part in line.split("  ·  ")]
+    assert "due this week 1" in figures and "1 review" in figures
+    assert any(f.startswith("you accepted the grader's rating") and f.endswith("of 1 time") for f in figures)

@@ -12,32 +12,47 @@ from prep.cli.plain import counted
 _SHADES = " ░▒▓█"
 
 
+def packed(items: list[Text], width: int, style: str = "") -> list[Text]:
+    """Items joined by " · " into lines no wider than *width*, broken only between items: "due
+    this week 3" never splits across two lines."""
+    lines: list[Text] = []
+    for item in items:
+        if lines and lines[-1].cell_len + 5 + item.cell_len <= width:
+            lines[-1].append("  ·  ")
+            lines[-1].append_text(item)
+        else:
+            lines.append(Text(style=style).append_text(item))
+    return lines
+
+
 def stats_view(data: dict, width: int = 100) -> Group:  # type: ignore[type-arg]
     """`prep stats` at a glance: totals, weakest categories, forecast, heatmap, leeches."""
     t = data["totals"]
-    parts: list = [
-        Text.assemble(
-            ("Questions ", "bold"),
-            f"{t['questions']}  ·  new {t['new']}  ·  learning {t['learning']}  ·  review {t['review']}  ·  ",
-            ("due today ", "bold"),
-            (str(t["due_today"]), "bold red" if t["due_today"] else ""),
-            f"  ·  due this week {t['due_this_week']}",
-        ),
+    totals = [
+        Text.assemble(("Questions ", "bold"), str(t["questions"])),
+        Text(f"new {t['new']}"),
+        Text(f"learning {t['learning']}"),
+        Text(f"review {t['review']}"),
+        Text.assemble(("due today ", "bold"), (str(t["due_today"]), "bold red" if t["due_today"] else "")),
+        Text(f"due this week {t['due_this_week']}"),
+    ]
+    practice = f" + {counted(data['practice'], 'practice answer')}" if data.get("practice") else ""
+    activity = [
+        Text(f"Streak {counted(data['streak_days'], 'day')} (longest {data['longest_streak_days']})"),
+        Text(counted(data["reviews"], "review") + practice),
         Text(
-            f"Streak {counted(data['streak_days'], 'day')} (longest {data['longest_streak_days']})  ·  "
-            f"{counted(data['reviews'], 'review')}"
-            + (f" + {counted(data['practice'], 'practice answer')}" if data.get("practice") else "")
-            + f"  ·  time spent {_duration(data['time_spent_seconds'])} "
+            f"time spent {_duration(data['time_spent_seconds'])} "
             f"(last 7 days {_duration(data['time_spent_last_7_days_seconds'])})"
-            + (
-                f"  ·  you accepted the grader's rating {data['grader_agreement']:.0%} of "
-                f"{counted(data['graded_reviews'], 'time')}"
-                if data["grader_agreement"] is not None
-                else ""
-            ),
-            style="dim",
         ),
     ]
+    if data["grader_agreement"] is not None:
+        activity.append(
+            Text(
+                f"you accepted the grader's rating {data['grader_agreement']:.0%} of "
+                f"{counted(data['graded_reviews'], 'time')}"
+            )
+        )
+    parts: list = [*packed(totals, width), *packed(activity, width, style="dim")]
     parts += [Text(""), _category_table(data["categories"], width)]
     if any(c["overrides"]["taught_questions"] for c in data["categories"]):
         parts.append(
