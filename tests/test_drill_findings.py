@@ -97,3 +97,22 @@ def test_q_quits_a_flip_drill_with_one_key(bank_dir, state_file, isolated_home):
     finally:
         child.close(force=True)
     assert child.exitstatus == 0
+
+
+def test_the_summary_line_breaks_between_figures_in_a_narrow_terminal():
+    from datetime import datetime
+
+    from rich.console import Console
+
+    from prep.cli.render import summary_table
+    from prep.review.session import Summary
+
+    summary = Summary(results=[], next_due=datetime(2026, 3, 5, 9, 0, tzinfo=UTC), due_left=0)
+    console = Console(width=60, no_color=True)
+    with console.capture() as captured:
+        console.print(summary_table(summary, width=60))
+    lines = captured.get().splitlines()
+    assert all(len(line) <= 60 for line in lines)
+    from prep.cli.render import when_text
+
+    assert any(f"next due {when_text(summary.next_due)}" in line for line in lines)  # the date whole

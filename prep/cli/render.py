@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from prep.cli.plain import counted
+from prep.cli.render_stats import packed
 
 if TYPE_CHECKING:
     from prep.bank.lint import Report
@@ -299,7 +300,7 @@ def _clock(seconds: float) -> str:
     return f"{minutes}m{seconds:02d}s"
 
 
-def summary_table(summary, *, detailed: bool = False) -> Group:  # type: ignore[no-untyped-def]
+def summary_table(summary, *, detailed: bool = False, width: int = 100) -> Group:  # type: ignore[no-untyped-def]
     """End-of-session summary; with ``detailed`` a row per question (the mock-interview report)."""
     parts: list = []
     if detailed and summary.results:
@@ -350,5 +351,6 @@ def summary_table(summary, *, detailed: bool = False) -> Group:  # type: ignore[
             "Session interrupted — nothing was recorded (this kind of session leaves the schedule alone)."
         )
     parts.append(Text(headline, style="bold"))
-    parts.append(Text(f"cards {done}{tally} · {spent} · still due {summary.due_left} · next due {next_due}"))
+    figures = [f"cards {done}{tally}", spent, f"still due {summary.due_left}", f"next due {next_due}"]
+    parts += packed([Text(f) for f in figures], width, separator=" · ")
     return Group(*parts)

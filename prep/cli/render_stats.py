@@ -12,13 +12,13 @@ from prep.cli.plain import counted
 _SHADES = " ░▒▓█"
 
 
-def packed(items: list[Text], width: int, style: str = "") -> list[Text]:
+def packed(items: list[Text], width: int, style: str = "", separator: str = "  ·  ") -> list[Text]:
     """Items joined by " · " into lines no wider than *width*, broken only between items: "due
     this week 3" never splits across two lines."""
     lines: list[Text] = []
     for item in items:
-        if lines and lines[-1].cell_len + 5 + item.cell_len <= width:
-            lines[-1].append("  ·  ")
+        if lines and lines[-1].cell_len + len(separator) + item.cell_len <= width:
+            lines[-1].append(separator)
             lines[-1].append_text(item)
         else:
             lines.append(Text(style=style).append_text(item))

@@ -140,7 +140,7 @@ def drill(
         return
     summary = Drill(session, started.queue, ui, _teacher(app, started)).run()
     ui.out.print()
-    ui.out.print(summary_table(summary, detailed=mode is DrillMode.mock))
+    ui.out.print(summary_table(summary, detailed=mode is DrillMode.mock, width=ui.out.width))
     if started.plan is not None:
         ui.out.print(_plan_note(len(summary.rated), len(started.queue)))
     if as_json:
