@@ -103,3 +103,24 @@ def test_grade_refuses_an_empty_answer(run):
     for args, stdin in ((("grade", "dp-vs-mp", "-a", "  "), None), (("grade", "dp-vs-mp"), "\n")):
         result = run(*args, input=stdin)
         assert result.exit_code == 1 and "the answer is empty: nothing to grade" in result.output
+
+
+def test_a_point_said_of_the_wrong_thing_is_shown_once_and_not_offered_for_teaching(run, tmp_path):
+    bank = tmp_path / "queue"
+    (bank / "questions").mkdir(parents=True)
+    (bank / "questions" / "q.yaml").write_text(
+        "category: conc\ntitle: Concurrency\nquestions:\n  - id: queue\n"
+        "    prompt: Around a bounded queue, what does the producer do and what does the consumer do?\n"
+        "    key_points:\n"
+        "      - the producer creates items and puts them into the queue\n"
+        "      - the producer blocks when the queue is full\n"
+        "      - the consumer takes items out of the queue and processes them\n"
+    )
+    swapped = (
+        "The consumer is the side that makes the work: it builds each item and puts it into the queue, "
+        "blocking whenever the queue is full. The producer takes items off the queue and processes them."
+    )
+    output = run("grade", "queue", "--answer", swapped, bank=bank).output
+    assert "said of the wrong one: the producer blocks when the queue is full" in output
+    assert "teach queue --point 2" not in output  # teaching it would teach the swap
+    assert output.count("the producer blocks when the queue is full") == 1

@@ -250,7 +250,8 @@ def grade_report(  # type: ignore[no-untyped-def]
         if point.excerpt:
             line.append(f'  ← "{point.excerpt}"', style="dim")
         points.add_row(Text("  ✓ ", style="green"), line)
-    for point in grade.missed:
+    swapped = {s.text for s in grade.swapped}  # shown below, as said of the wrong one
+    for point in (p for p in grade.missed if p.text not in swapped):
         hint = teach_hint.replace("{n}", str((numbers or {}).get(point.text, "N")))
         points.add_row(*_missed_row(point, grade.mode, hint))
     for wrong, label in [(p, "wrong claim: ") for p in grade.pitfalls] + [
