@@ -173,6 +173,15 @@ def test_categories_equally_weak_take_turns_so_a_short_plan_covers_each():
     assert [qid for qid in today if qid[0] == "a"] == sorted(q for q in today if q[0] == "a")  # bank order
 
 
+def test_a_category_a_few_questions_in_still_takes_its_turns_with_the_ones_not_started():
+    scheduler = Scheduler(SchedulerConfig(fuzz=False))
+    card = scheduler.review(new_card("a0", MORNING), "good", MORNING - timedelta(days=1))
+    items = [PlanItem(f"{c}{i}", f"cat-{c}", 60.0) for c in "abc" for i in range(10)]
+    plan = _plan(items, {"a0": memory_of(card)}, days=1, minutes=10)
+    today = plan.days[0].new
+    assert {qid[0] for qid in today[:3]} == {"a", "b", "c"}  # one question in is not a head start
+
+
 def test_the_spread_of_introductions_ends_two_reviews_before_the_interview():
     """Unhurried (every day has room), new questions are spread evenly over the days up to
     INTRO_LEAD days before the interview, and none is left for later."""

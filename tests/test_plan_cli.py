@@ -52,6 +52,19 @@ def test_a_date_and_a_budget_are_saved_in_the_config_and_shown(run, isolated_hom
     assert shown.exit_code == 0 and "in 14 days" in shown.output and "Days ahead" in shown.output
 
 
+def test_the_plan_says_how_many_questions_never_seen_it_cannot_reach(run):
+    run("plan", "--interview", "+1d", "--minutes", "5", env=NOW)
+    text = run("plan", env=NOW).output
+    line = next(line for line in text.splitlines() if line.startswith("At 5 minutes a day"))
+    reached, unseen = (
+        int(word) for word in line.split("reaches ")[1].split(" questions")[0].split(" of the ")
+    )
+    data = json.loads(run("plan", "--json", env=NOW).output)
+    assert reached == sum(day["new"] for day in data["days"]) < unseen == data["unseen"]
+    run("plan", "--interview", "+10d", "--minutes", "120", env=NOW)
+    assert "stay unseen" not in run("plan", env=NOW).output  # time enough for all of them
+
+
 def test_plus_days_counts_from_today_and_the_budget_defaults_to_45(run, isolated_home):
     assert run("plan", "--interview", "+14d", env=NOW).exit_code == 0
     assert "date = 2026-03-16\nminutes_per_day = 45\n" in config(isolated_home)

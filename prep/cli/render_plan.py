@@ -63,6 +63,7 @@ def plan_lines(
         f"{_percent(plan.expected_with_plan)} if you follow the plan"
         if plan.days_left > 0
         else f"Expected recall today: {_percent(plan.expected_now)}",
+        *_unreached(plan),
         "",
         *category_lines(plan, titles, width),
     ]
@@ -71,6 +72,18 @@ def plan_lines(
     if plan.days_left > 0:  # on the day and after there is no plan to be at risk with
         lines += ["", *risk_lines(plan, prompts, width)]
     return lines
+
+
+def _unreached(plan: Plan) -> list[str]:
+    """A line when the minutes a day cannot introduce every question never seen before the day."""
+    introduced = sum(len(day.new) for day in plan.days)
+    left = plan.unseen - introduced
+    if plan.days_left <= 0 or left <= 0:
+        return []
+    return [
+        f"At {plan.minutes_per_day} minutes a day the plan reaches {introduced} of the {plan.unseen} "
+        f"questions never seen; {left} stay unseen (more --minutes, or fewer questions with -c or --tag)"
+    ]
 
 
 def category_lines(plan: Plan, titles: Mapping[str, str], width: int) -> list[str]:

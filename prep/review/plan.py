@@ -241,11 +241,13 @@ def _seconds(own: float | None, target: float) -> float:
 
 def _intro_order(bank: _Bank) -> list[tuple[str, float]]:
     """Unseen questions (id, seconds per answer), weakest category first (lowest mean recall
-    on the day, an unseen question counting 0), in bank order within a category. Categories
-    equally weak take turns, one question each, so a short plan covers all of them a little
-    rather than the first few in full."""
+    on the day, in quarters, an unseen question counting 0), in bank order within a category.
+    Categories equally weak take turns, one question each, so a short plan covers all of them a
+    little rather than the first few in full."""
     rank = {category: i for i, category in enumerate(bank.figures)}
-    weakness = {category: f[2] / f[0] for category, f in bank.figures.items()}
+    # Weakness in quarters of recall: a category a few questions into its preparation is as weak
+    # as one not started, and takes its turns with them.
+    weakness = {category: int(4 * f[2] / f[0]) for category, f in bank.figures.items()}
     turn: Counter[str] = Counter()
     keyed = []
     for qid, category, seconds in bank.unseen:
