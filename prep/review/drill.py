@@ -317,7 +317,7 @@ class Drill:
         if undone.question_id in self.taught_in:
             self.ui.notify(
                 f"the words taught from that answer stay in the bank (`prep show {undone.question_id} "
-                "--aliases` lists them; `prep edit` removes them)"
+                f"--aliases` lists them; `prep teach {undone.question_id} --forget N` removes them)"
             )
         previous = next((d for d in reversed(self.done) if d.question_id == undone.question_id), None)
         if previous is not None:
