@@ -292,3 +292,14 @@ def test_search_finds_other_forms_of_a_word_and_symbols_like_cpp(run, bank_dir):
     )
     hits = json.loads(run("search", "C++", "--json").output)
     assert [h["id"] for h in hits] == ["zero-stages"]
+
+
+def test_the_category_column_keeps_a_category_id_whole(run, bank_dir):
+    write_path = bank_dir / "questions" / "gpu.yaml"
+    write_path.write_text(
+        "category: gpu-performance\ntitle: GPU performance\nquestions:\n"
+        "  - id: occupancy\n    prompt: What limits occupancy on a GPU?\n"
+        "    key_points: [registers and shared memory]\n"
+    )
+    output = run("list", env={"COLUMNS": "120"}).output
+    assert "gpu-performance" in output  # not "gpu-performanc" with "e" on the next line

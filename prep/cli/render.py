@@ -92,8 +92,10 @@ def question_table(
     whole_ids = longest + match + 24 <= width
     id_width = longest if whole_ids else max(12, width - match - 24)  # folded: as wide as leaves 20
     room = width - id_width - match - 4  # what the prompt would get alone
-    categories = len({bank.category_of[q.id] for q in shown}) > 1 and room >= 50
-    room -= 16 if categories else 0
+    names = {bank.category_of[q.id] for q in shown}
+    category_width = min(20, max((len(n) for n in names), default=0))  # "structured-output" whole
+    categories = len(names) > 1 and room >= 50
+    room -= category_width + 2 if categories else 0
     roomy = room >= 60
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False)
     if whole_ids:
@@ -101,7 +103,7 @@ def question_table(
     else:  # squeezed below the width its text wrapped to, rich would crop letters: fold instead
         table.add_column("id", style="bold", overflow="fold", max_width=id_width)
     if categories:
-        table.add_column("category", overflow="fold", max_width=14)
+        table.add_column("category", no_wrap=True, overflow="ellipsis", max_width=category_width)
     if roomy:
         table.add_column("kind", no_wrap=True)
         table.add_column("diff", no_wrap=True)
