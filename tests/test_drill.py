@@ -266,7 +266,7 @@ def test_nothing_to_drill_speaks_of_the_selection_only(run):
     other = run("drill", "--category", "behavioral", "--new", "0", env=NOW)
     assert "Nothing to drill now. Next card due: none scheduled" in other.output  # not the parallelism card
     mine = run("drill", "--category", "parallelism", "--new", "0", "--json", env=NOW)
-    assert "Next card due: Mon 02 Mar 09:10" in mine.output
+    assert "Next card due: today 09:10" in mine.output  # a time today reads as today
     for extra in ((), ("--cram",), ("--mode", "mock")):
         empty = run("drill", "--category", "behavioral", "--tag", "zero", *extra, env=NOW)
         assert empty.exit_code == 0

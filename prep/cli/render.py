@@ -288,14 +288,17 @@ def _missed_row(point, mode: str, teach_hint: str) -> tuple[Text, Text]:  # type
 
 
 def when_text(moment) -> str:  # type: ignore[no-untyped-def]
-    """ "Tue 01 Dec 09:01", with the year when it is not this year."""
+    """ "today 17:39", "tomorrow 09:01", "Tue 01 Dec 09:01", with the year when it is not this year."""
     if not moment:
         return "—"
+    from datetime import timedelta
+
     from prep.clock import now
 
-    local = moment.astimezone()
-    same_year = local.year == now().astimezone().year
-    return local.strftime("%a %d %b %H:%M" if same_year else "%a %d %b %Y %H:%M")
+    local, today = moment.astimezone(), now().astimezone().date()
+    if local.date() in (today, today + timedelta(days=1)):
+        return ("today " if local.date() == today else "tomorrow ") + local.strftime("%H:%M")
+    return local.strftime("%a %d %b %H:%M" if local.year == today.year else "%a %d %b %Y %H:%M")
 
 
 def _clock(seconds: float) -> str:
