@@ -282,8 +282,7 @@ def _missed_row(point, mode: str, teach_hint: str) -> tuple[Text, Text]:  # type
         )
     label = "missed" if mode == "key_points" else "not covered"
     line = Text(point.text, style="red")
-    if point.score:
-        line.append(f"  ({label}; {point.score:.0f}% said)", style="dim")
+    line.append(f"  ({label}; {point.score:.0f}% said)" if point.score else f"  ({label})", style="dim")
     return Text("  ✗ ", style="red"), line
 
 
