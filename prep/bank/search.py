@@ -52,14 +52,14 @@ def find(
             any(h.startswith(w) or s == ws or fuzz.ratio(w, h) >= 80 for h, s in said) for w, ws in words
         )
 
-    def score(name: str, value: str, share: float) -> float:
+    def score(name: str, value: str, hay: str, share: float) -> float:
         # WRatio rewards a partial match of the whole query, so "rms norm" would find every
         # "gradient norm": each query word must also be in the question (another form of it, or
         # a typo apart; in any of its fields: "kv cache memory" finds the KV-cache question whose
         # answer speaks of memory), or the score shrinks by the share of words missing.
         if not words:
             return 100.0 * FIELD_WEIGHT[name] if literal in value.casefold() else 0.0
-        return fuzz.WRatio(needle, utils.default_process(value)) * FIELD_WEIGHT[name] * share
+        return fuzz.WRatio(needle, hay) * FIELD_WEIGHT[name] * share
 
     hits = []
     for question in bank.questions.values() if questions is None else questions:
@@ -69,8 +69,11 @@ def find(
         answer = bank.answer_text(question.id)
         if answer:  # sentence by sentence: a long text would dilute a short query
             fields += [("answer", sentence) for sentence in sentences(answer)]
-        share = found(" ".join(utils.default_process(v) for _, v in fields)) / len(words) if words else 1.0
-        best = max(((score(n, v, share), n, v) for n, v in fields), key=lambda item: item[0])
+        hays = [utils.default_process(v) for _, v in fields]
+        share = found(" ".join(hays)) / len(words) if words else 1.0
+        best = max(
+            ((score(n, v, hay, share), n, v) for (n, v), hay in zip(fields, hays)), key=lambda item: item[0]
+        )
         if best[0] >= cutoff:
             hits.append(Hit(question, best[0], best[1], best[2]))
     hits.sort(key=lambda h: -h.score)

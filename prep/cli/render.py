@@ -16,7 +16,6 @@ from rich.table import Table
 from rich.text import Text
 
 from prep.cli.plain import counted
-from prep.cli.render_stats import packed
 
 if TYPE_CHECKING:
     from prep.bank.lint import Report
@@ -284,6 +283,19 @@ def _missed_row(point, mode: str, teach_hint: str) -> tuple[Text, Text]:  # type
     line = Text(point.text, style="red")
     line.append(f"  ({label}; {point.score:.0f}% said)" if point.score else f"  ({label})", style="dim")
     return Text("  ✗ ", style="red"), line
+
+
+def packed(items: list[Text], width: int, style: str = "", separator: str = "  ·  ") -> list[Text]:
+    """Items joined by " · " into lines no wider than *width*, broken only between items: "due
+    this week 3" never splits across two lines."""
+    lines: list[Text] = []
+    for item in items:
+        if lines and lines[-1].cell_len + len(separator) + item.cell_len <= width:
+            lines[-1].append(separator)
+            lines[-1].append_text(item)
+        else:
+            lines.append(Text(style=style).append_text(item))
+    return lines
 
 
 def when_text(moment) -> str:  # type: ignore[no-untyped-def]

@@ -8,21 +8,9 @@ from rich.table import Table
 from rich.text import Text
 
 from prep.cli.plain import counted
+from prep.cli.render import packed
 
 _SHADES = " ░▒▓█"
-
-
-def packed(items: list[Text], width: int, style: str = "", separator: str = "  ·  ") -> list[Text]:
-    """Items joined by " · " into lines no wider than *width*, broken only between items: "due
-    this week 3" never splits across two lines."""
-    lines: list[Text] = []
-    for item in items:
-        if lines and lines[-1].cell_len + len(separator) + item.cell_len <= width:
-            lines[-1].append(separator)
-            lines[-1].append_text(item)
-        else:
-            lines.append(Text(style=style).append_text(item))
-    return lines
 
 
 def stats_view(data: dict, width: int = 100) -> Group:  # type: ignore[type-arg]

@@ -107,6 +107,7 @@ def grade(
             notes.append(note)
             score = min(score, below_partial)
 
+    said_wrong = {s.text for s in swaps}  # credited words said of the wrong thing are not credit
     verdict, rating = _verdict(score, scale, settings, elapsed_seconds, question.target_seconds)
     if rating == "again" and mode == "key_points" and not (hits or swaps or notes) and _unrecognised(results):
         rating = "hard"
@@ -115,8 +116,8 @@ def grade(
         verdict=verdict,
         rating=rating,
         mode=mode,
-        matched=tuple(r for r in results if r.matched and r.text not in {s.text for s in swaps}),
-        missed=tuple(r for r in results if not r.matched or r.text in {s.text for s in swaps}),
+        matched=tuple(r for r in results if r.matched and r.text not in said_wrong),
+        missed=tuple(r for r in results if not r.matched or r.text in said_wrong),
         pitfalls=hits,
         swapped=swaps,
         notes=tuple(notes),

@@ -4,7 +4,7 @@ window of an attempt be scored at once."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -30,7 +30,7 @@ class Layout:
     against: np.ndarray  # refuting columns x phrasings
     compounds: tuple[tuple[int, int], ...] = ()  # (key column, words) of claim words written hyphenated
     # phrasing -> the columns of its own words, where some of its words are the prompt's (context)
-    own: dict[str, np.ndarray] | None = None
+    own: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 @lru_cache(maxsize=512)

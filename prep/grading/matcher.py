@@ -343,7 +343,7 @@ class Matcher:
 
     def _beyond_prompt(self, phrasing: str, window: int) -> bool:
         """Whether the window says one of the claim's own words, not only those the prompt says."""
-        own, (_, lo, hi, _) = (self.layout.own or {}).get(phrasing), self._all_coverage()
+        own, (_, lo, hi, _) = self.layout.own.get(phrasing), self._all_coverage()
         return own is None or bool(self.sim[own, int(lo[window]) : int(hi[window])].any())
 
     def swapped(self, claim: Claim, rivals: list[str] = ()) -> PointResult | None:  # type: ignore[assignment]

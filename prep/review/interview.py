@@ -150,7 +150,8 @@ def again_due(store: Store, ids: Iterable[str], now: datetime) -> list[str]:
     ends, and a session quit early leaves them for the next one."""
     wanted = set(ids)
     due = [qid for qid, _due in store.due_ids(now, learning=True) if qid in wanted]
-    return [qid for qid in due if (answers := store.reviews(qid)) and answers[-1].rating == 1]
+    last = store.last_ratings(due)
+    return [qid for qid in due if last.get(qid) == 1]
 
 
 def recall_on_day(store: Store, ids: Iterable[str], interview: date, now: datetime) -> dict[str, float]:

@@ -86,6 +86,19 @@ class Store(StateDatabase, ReportQueries, HistoryMoves):
             params += (limit,)
         return [(r[0], parse_time(r[1])) for r in self.db.execute(sql, params)]
 
+    def last_ratings(self, question_ids: list[str]) -> dict[str, int]:
+        """The rating of each question's latest review (one query; ids with none are left out)."""
+        if not question_ids:
+            return {}
+        where, args = scope(self.bank)
+        marks = ",".join("?" * len(question_ids))
+        rows = self.db.execute(
+            f"SELECT question_id, rating FROM reviews WHERE {where} AND question_id IN ({marks})"
+            " ORDER BY reviewed_at, id",
+            (*args, *question_ids),
+        )
+        return dict(rows.fetchall())  # later rows overwrite earlier ones: the last review wins
+
     def content_hashes(self) -> dict[str, str | None]:
         where, args = scope(self.bank)
         rows = self.db.execute(
