@@ -6,7 +6,7 @@ Two phrasings of one key point say the same claim. Where they differ by one word
 memory" / "reduces memory"), or one word against a short phrase ("is the bottleneck" / "is
 limited by"), those are candidate synonyms. Counted over the whole bank, the pairs that recur
 are the vocabulary interviewers and candidates swap freely. This prints candidates only: each
-group in prep/text.py's SYNONYM_GROUPS was chosen from them by hand, and is general vocabulary,
+group in prep/vocabulary.py's SYNONYM_GROUPS was chosen from them by hand, and is general vocabulary,
 never a word of one question.
 """
 

@@ -13,222 +13,22 @@ from functools import lru_cache
 
 import snowballstemmer
 
-# Words that carry no claim of their own. Kept short on purpose: negations, quantifiers
-# ("every", "all", "each") and comparatives stay content, because they change what is claimed.
-STOPWORDS = frozenset(
-    """
-    a an the and or but if then so as of to in on at by for from with into onto over under
-    is are was were be been being am do does did doing have has had having it its this that
-    these those there here which who whom whose what when where why how i me my we our us you
-    your he she they them their his her itself themselves just also very really quite
-    can could would should will shall may might must about like such than too
-    basically actually essentially generally usually simply kind sort thing things way itself
-    """.split()
+from prep.vocabulary import (
+    ABBREVIATIONS,
+    ANTONYM_PAIRS,
+    AUXILIARIES,
+    DENIED_VERBS,
+    DENYING_PAIRS,
+    NEARLY,
+    NEGATION_SCOPE,
+    NEGATIONS,
+    NOUN_NEGATIONS,
+    NUMBER_WORDS,
+    SCOPE_ENDS,
+    STOPWORDS,
+    SYNONYM_GROUPS,
 )
 
-# Words a candidate uses interchangeably in ML-systems talk, folded to one comparison key.
-# General vocabulary of the field, not per-question tuning; docs/grading.md lists the policy.
-SYNONYM_GROUPS = (
-    "gpu gpus card cards device devices accelerator accelerators",
-    "model models network networks net nets",
-    "weight weights parameter parameters param params",
-    "replica replicas replicate replicated replicates copy copies clone clones cloned duplicate duplicated",
-    (
-        "split splits splitting shard shards sharded sharding partition partitions partitioned divide "
-        "divides "
-        "divided slice slices sliced chunk chunks"
-    ),
-    "gradient gradients grad grads",
-    "batch batches minibatch minibatches",
-    "average averaged averages averaging mean",
-    "sync synced synchronize synchronizes synchronized synchronise synchronised synchronization",
-    "memory mem vram",
-    "communication communicate communicates comm comms",
-    "reduce reduces reduced lower lowers lowered decrease decreases decreased cut cuts shrink shrinks less "
-    "fewer",
-    "increase increases increased raise raises boost boosts grow grows growing grew grown rise rises rising "
-    "expand expands expanded more higher",
-    "large larger big bigger huge",
-    "small smaller tiny",
-    "need needs needed require requires required necessary",
-    "use uses used using utilize utilizes leverage leverages employ employs",
-    "each every per all",
-    "many multiple several",
-    "avoid avoids avoided prevent prevents prevented",
-    "fast faster quick quicker",
-    "slow slower",
-    "overlap overlaps overlapped overlapping hide hides hidden",
-    "error errors mistake mistakes",
-    "fail fails failed failure failures crash crashes crashed",
-    "restart restarts restarted resume resumes resumed",
-    "checkpoint checkpoints checkpointing ckpt",
-    "step steps iteration iterations",
-    "sample samples example examples",
-    "score scores rating ratings",
-    "train trains trained training",
-    "stable stability stabilize stabilizes steady",
-    "accurate accuracy correct correctness",
-    "percent percentage pct",
-    # Equivalents an engineer uses without noticing: the same claim in other words.
-    "derivative derivatives",
-    "dot inner",
-    "hbm dram gddr",
-    "smem sram scratchpad",
-    "node nodes machine machines host hosts server servers",
-    "output outputs generation generations response responses completion completions answer answers",
-    "human humans people person annotator annotators rater raters labeler labelers",
-    "probability probabilities prob probs likelihood likelihoods",
-    "start starts started begin begins beginning initial initially init initialization",
-    "limit limits limited cap caps capped bound bounds bounded ceiling ceilings bottleneck bottlenecks "
-    "bottlenecked",
-    "combine combines combined merge merges merged fuse fuses fused fusion mix mixes mixed mixing",
-    "separate separately decouple decoupled decoupling independent independently",
-    "read reads reading load loads loading fetch fetches fetched",
-    "write writes writing written",
-    "send sends sent transfer transfers transferred transmit transmits",
-    "idle stall stalls stalled starve starves starved wait waits waiting waited",
-    "skip skips skipped omit omits omitted",
-    "improve improves improved improvement better",
-    "worse worsen worsens degrade degrades degraded hurt hurts harm harms",
-    "choose chooses chose choice pick picks picked select selects selected selection",
-    "check checks checked verify verifies verified validate validates validated",
-    "show shows showed shown reveal reveals revealed display displays",
-    "find finds found detect detects detected identify identifies identified catch catches caught",
-    "change changes changed modify modifies modified alter alters altered",
-    "method methods approach approaches technique techniques",
-    "cost costs costly expensive expense overhead overheads price",
-    "cheap cheaper inexpensive",
-    "data dataset datasets corpus corpora",
-    "team teams group groups",
-    "company companies firm firms organization organizations org",
-    "entire whole full",
-    "run runs running ran execute executes executed execution",
-    "monitor monitors monitoring track tracks tracking watch watches watching",
-    (
-        "store stores stored save saves saved persist persists keep keeps kept retain retains retained "
-        "hold holds preserve preserves preserved"
-    ),
-    # Mined from the bank's own phrasings (bench/mine_vocabulary.py) and curated by hand: words
-    # two phrasings of one key point swap, recurring across questions of different topics.
-    "sequence sequences series",
-    "same identical equal equals",
-    "inside within",
-    "across between among",
-    "count counts number numbers",
-    "compare compares compared comparing comparison",
-    "remove removes removed drop drops dropped discard discards discarded delete deletes deleted eliminate "
-    "eliminates eliminated strip strips stripped",
-    "inspect inspects inspected examine examines examined",
-    "often frequent frequently",
-    "produce produces produced create creates created emit emits emitted",
-    "latency latencies delay delays lag lags",
-    "propose proposes proposed suggest suggests suggested",
-    "compute computes computed calculate calculates calculated",
-    "share shares shared common",
-    "new fresh",
-    "confirm confirms confirmed",
-    "backward backprop backpropagation",
-    "reason reasons reasoning think thinks thinking",
-    "chosen preferred winning",
-    "rejected dispreferred losing",
-)
-
-# Abbreviations expanded to their words, so "DP" covers "data parallelism" and back.
-ABBREVIATIONS = {
-    "dp": "data parallel",
-    "tp": "tensor parallel",
-    "pp": "pipeline parallel",
-    "ep": "expert parallel",
-    "cp": "context parallel",
-    "sp": "sequence parallel",
-    "lr": "learning rate",
-    "bs": "batch size",
-    "kv": "key value",
-    "moe": "mixture of experts",
-    "rl": "reinforcement learning",
-    "sft": "supervised fine tuning",
-    "cot": "chain of thought",
-    "oom": "out of memory",
-    "mfu": "model flops utilization",
-    "llm": "large language model",
-    "vlm": "vision language model",
-    "e2e": "end to end",
-    "smem": "shared memory",
-    "attn": "attention",
-    "seq": "sequence",
-    "ctx": "context",
-    "nn": "neural network",
-    "kd": "knowledge distillation",
-    "sim": "simulation",
-    "k8s": "kubernetes",
-    "sqrt": "square root",
-    "min": "minimum",
-    "max": "maximum",
-    "ms": "milliseconds",
-    "eval": "evaluation",
-    "evals": "evaluations",
-}
-
-# Numbers are compared as digits, so "eight rotations" is "8 rotations" and "%" is "percent".
-NUMBER_WORDS = {
-    "zero": "0",
-    "one": "1",
-    "single": "1",
-    "two": "2",
-    "three": "3",
-    "four": "4",
-    "five": "5",
-    "six": "6",
-    "seven": "7",
-    "eight": "8",
-    "nine": "9",
-    "ten": "10",
-    "eleven": "11",
-    "twelve": "12",
-    "sixteen": "16",
-    "twenty": "20",
-    "hundred": "100",
-    "thousand": "1000",
-    "%": "percent",
-}
-
-# A change of polarity between a key point and the sentence it matched flips the claim.
-NEGATIONS = frozenset(
-    {
-        "not",
-        "no",
-        "never",
-        "cannot",
-        "nor",
-        "neither",
-        "none",
-        "nothing",
-        "without",
-        "isnt",
-        "arent",
-        "doesnt",
-        "dont",
-        "didnt",
-        "wont",
-        "cant",
-        "shouldnt",
-        "wasnt",
-        "werent",
-        "hasnt",
-        "havent",
-    }
-)
-
-# "Almost no fragmentation" is a claim about fragmentation (very little), not its negation.
-NEARLY = frozenset({"almost", "nearly", "virtually", "practically"})
-NEGATION_SCOPE = 3  # a negator reaches this many content words ahead, within its clause
-# ... and "no" or "without" (which deny a thing, not an action) stop at a preposition after the
-# first of them: in "no lock is needed between the threads" what is denied is the lock, not the
-# threads, while in "does not transfer to the full model" the whole phrase is denied.
-NOUN_NEGATIONS = frozenset({"no", "without"})
-SCOPE_ENDS = frozenset(
-    "between from to into onto in on at by for with across among through within via per of over under".split()
-)
 CLAUSE_BREAK = re.compile(r"[,:;()\[\]]|\b(?:but|while|whereas|although)\b")
 # A word: letters and digits joined by apostrophes, hyphens or dots; "C++" keeps its pluses but
 # "name+args" is two words. A percent sign is a word of its own.
@@ -283,6 +83,42 @@ class Token:
     content: bool  # not a stopword
     negation: bool  # the word is a negator ("not", "never", "without", "doesn't" ...)
     negated: bool = False  # a content word inside a negator's scope ("not [reduce memory]")
+    # The word a negator denies first, what the denial is about: "need" in "does not need a
+    # reward model" and in "needs no reward model", "share" in "don't share a cache line".
+    head: bool = False
+    hedged: bool = False  # a negator comes earlier in its clause: it may reach this far
+
+
+class _Negation:
+    """Which words a text's negators reach, read word by word (see tokenize)."""
+
+    def __init__(self) -> None:
+        self.scope = 0  # content words still inside the last negator's scope
+        self.denies_thing = False  # that negator was "no", "without" or "instead of": it denies a thing
+        self.head_pending = False  # the next content word is the one denied first
+        self.in_clause = False  # a negator was seen in this clause
+
+    def end(self) -> None:
+        self.scope, self.head_pending, self.in_clause = 0, False, False  # a clause ends its reach
+
+    def reach(self, word: str) -> tuple[bool, bool]:
+        """Whether the word (not a negator) is inside a negation's scope, and whether it heads it."""
+        if self.scope and self.scope < NEGATION_SCOPE and self.denies_thing and fold(word) in SCOPE_ENDS:
+            self.end()  # "no lock is needed between the threads": the lock is denied, not the threads
+        return self.scope > 0, self.head_pending
+
+    def counted(self, content: bool) -> None:
+        if content and self.scope:
+            self.scope -= 1  # the scope counts words as written, however many keys they expand to
+            self.head_pending = False
+
+    def start(self, word: str, previous: str, denies_pair: bool) -> None:
+        self.scope, self.head_pending, self.in_clause = NEGATION_SCOPE, True, True
+        self.denies_thing = fold(word) in NOUN_NEGATIONS or denies_pair
+
+    def past_need(self, word: str, previous: str) -> None:
+        if self.scope and self.denies_thing and stem(word) == "need" and fold(previous) == "no":
+            self.denies_thing = False  # "no need for a KL penalty" denies the penalty too
 
 
 def tokenize(text: str, claim: bool = False) -> list[Token]:
@@ -291,44 +127,89 @@ def tokenize(text: str, claim: bool = False) -> list[Token]:
     An attempt (the default) offers every reading of a written word; a *claim* keeps one key per
     word, so that "all-reduce" in a key point asks for one word, not three."""
     tokens: list[Token] = []
-    boundaries = [m.end() for m in _SENTENCE_END.finditer(text)]
-    segment, b, sentence, last_segment = 0, 0, -1, -1
-    scope = 0  # content words still inside the last negator's scope
-    denies_thing = False  # that negator was "no" or "without"
-    previous = ""  # the word written before this one
-    breaks = [m.start() for m in CLAUSE_BREAK.finditer(text)]
-    c = 0
-    boundaries.append(len(text) + 1)  # sentinels: no bounds checks in the loop
-    breaks.append(len(text) + 1)
-    for match in _WORD.finditer(text):
+    boundaries = [m.end() for m in _SENTENCE_END.finditer(text)] + [len(text) + 1]  # sentinels
+    breaks = [m.start() for m in CLAUSE_BREAK.finditer(text)] + [len(text) + 1]
+    segment, b, c, sentence, last_segment = 0, 0, 0, -1, -1
+    negation_state, previous, two_back = _Negation(), "", ""  # the words written before this one
+    matches = list(_WORD.finditer(text))
+    for i, match in enumerate(matches):
         start = match.start()
         while boundaries[b] <= start:
-            segment += 1
-            b += 1
+            segment, b = segment + 1, b + 1
         if breaks[c] < start:
-            scope = 0  # a comma, colon or "but" ends a negation's reach
+            negation_state.end()  # a comma, colon or "but" ends a negation's reach
             while breaks[c] < start:
                 c += 1
         word = match.group().rstrip(".")
         negation, parts = _analyse(word, claim)
         if not parts:
             continue
+        following = matches[i + 1] if i + 1 < len(matches) else None
+        denies_pair = following is not None and _denying_pair(
+            word, following, text[match.end() : following.start()]
+        )
+        if denies_pair:
+            negation, parts = True, tuple((key, False) for key, _ in parts)
+        elif fold(word) == "to" and fold(two_back) == "too":
+            negation = True  # "too short to hide" does not hide
+        elif negation and _both_ways(previous, text, start, tokens):
+            negation, parts = False, tuple((key, False) for key, _ in parts)  # "with and without X"
         if segment != last_segment:  # number only segments that hold words
             sentence, last_segment = sentence + 1, segment
-            scope = 0
-        end = start + len(word)
-        if scope and scope < NEGATION_SCOPE and denies_thing and fold(word) in SCOPE_ENDS:
-            scope = 0
-        negated, any_content = scope > 0, False
+            negation_state.end()
+        negated, head = (False, False) if negation else negation_state.reach(word)
+        before, hedged = len(tokens), negation_state.in_clause
         for key, content in parts:
-            any_content |= content
-            tokens.append(Token(word, key, start, end, sentence, content, negation, content and negated))
-        if any_content and scope:
-            scope -= 1  # the scope counts words as written, however many keys they expand to
+            tokens.append(
+                Token(
+                    word,
+                    key,
+                    start,
+                    start + len(word),
+                    sentence,
+                    content,
+                    negation,
+                    content and negated,
+                    content and negated and head,
+                    content and hedged,
+                )
+            )
+        negation_state.counted(any(content for _, content in parts))
         if negation and fold(previous) not in NEARLY:
-            scope, denies_thing = NEGATION_SCOPE, fold(word) in NOUN_NEGATIONS
-        previous = word
+            negation_state.start(word, previous, denies_pair)
+            if fold(word) == "no" and before and _denied_verb(tokens[before - 1], start, text):
+                _deny_word(tokens, before)
+        else:
+            negation_state.past_need(word, previous)
+        two_back, previous = previous, word
     return tokens
+
+
+def _deny_word(tokens: list[Token], before: int) -> None:
+    """Mark the written word ending at tokens[before - 1] as negated, and the negation's head:
+    "needs no X" denies the need."""
+    last = tokens[before - 1].start
+    for token in reversed(tokens[:before]):
+        if token.start != last:
+            break
+        token.negated = token.head = token.content
+
+
+def _both_ways(previous: str, text: str, start: int, tokens: list[Token]) -> bool:
+    """Whether a negator is the second half of "with and without" / "with or without"."""
+    return fold(previous) in ("and", "or") and bool(
+        re.search(r"\bwith\s+(?:and|or)\s+$", text[max(0, start - 12) : start], re.IGNORECASE)
+    )
+
+
+def _denying_pair(word: str, following: re.Match, between: str) -> bool:
+    """Whether *word* and the word that follows it make a denying pair ("instead of")."""
+    return DENYING_PAIRS.get(fold(word)) == following.group().casefold() and not between.strip()
+
+
+def _denied_verb(last: Token, start: int, text: str) -> bool:
+    """Whether *last*, the word before a "no" at *start*, is one of DENIED_VERBS in its clause."""
+    return last.content and last.key in _DENIED_KEYS and not CLAUSE_BREAK.search(text, last.end, start)
 
 
 @lru_cache(maxsize=65536)
@@ -337,7 +218,8 @@ def _analyse(word: str, claim: bool) -> tuple[bool, tuple[tuple[str, bool], ...]
     folded = fold(word) if word else ""
     if not folded:
         return False, ()
-    negation = folded in NEGATIONS or folded.endswith("nt") and folded[:-2] in _AUX
+    negation = folded in NEGATIONS or folded.endswith("nt") and folded[:-2] in AUXILIARIES
+    negation = negation or (len(folded) >= 6 and any(_one_slip(folded, n) for n in _LONG_NEGATIONS))
     return negation, tuple(
         (stem(part), part not in STOPWORDS and not negation) for part in _expansions(word, folded, claim)
     )
@@ -361,6 +243,11 @@ def _expansions(word: str, folded: str, claim: bool) -> tuple[str, ...]:
     return (folded, *dict.fromkeys(p for p in parts if p != folded))
 
 
+def is_abbreviation(word: str) -> bool:
+    """Whether a written word is one the grader reads as the words it stands for ("LLM")."""
+    return fold(word) in ABBREVIATIONS
+
+
 @lru_cache(maxsize=4096)
 def key_set(text: str) -> frozenset[str]:
     """All word keys of a text (e.g. a prompt), cached."""
@@ -369,29 +256,6 @@ def key_set(text: str) -> frozenset[str]:
 
 def word_count(text: str) -> int:
     return len(_WORD.findall(text))
-
-
-_AUX = frozenset(
-    {
-        "is",
-        "are",
-        "was",
-        "were",
-        "does",
-        "do",
-        "did",
-        "has",
-        "have",
-        "had",
-        "could",
-        "would",
-        "should",
-        "must",
-        "need",
-        "ca",
-        "wo",
-    }
-)
 
 
 @lru_cache(maxsize=16384)
@@ -406,6 +270,12 @@ def phrase_keys(text: str) -> tuple[tuple[str, ...], frozenset[str]]:
     plain = {t.key for t in tokens if t.content and not t.negated}
     negated = frozenset(t.key for t in tokens if t.negated and t.key not in plain)
     return keys, negated
+
+
+@lru_cache(maxsize=16384)
+def negation_heads(text: str) -> frozenset[str]:
+    """The keys of a claim that its negators deny first ("need" of "needs no reward model")."""
+    return frozenset(t.key for t in tokenize(text, claim=True) if t.head)
 
 
 @lru_cache(maxsize=16384)
@@ -428,3 +298,45 @@ def sentence_start(text: str, char: int) -> int:
 def sentences(text: str) -> list[str]:
     parts = [p.strip() for p in _SENTENCE_END.split(text)]
     return [p for p in parts if p and _WORD.search(p)]
+
+
+_DENIED_KEYS = frozenset(stem(v) for v in DENIED_VERBS)
+
+
+def _opposites() -> tuple[dict[str, frozenset[str]], dict[str, str]]:
+    found: dict[str, set[str]] = {}
+    written: dict[str, str] = {}
+    for left, right in ANTONYM_PAIRS:
+        one, other = {stem(w) for w in left.split()}, {stem(w) for w in right.split()}
+        for side, keys, words, own in ((one, other, right, left), (other, one, left, right)):
+            for key in side:
+                found.setdefault(key, set()).update(keys - side)
+            # The opposite written in the same form where the lists align: "oldest" -> "newest".
+            for n, word in enumerate(own.split()):
+                written.setdefault(stem(word), words.split()[min(n, len(words.split()) - 1)])
+    return {key: frozenset(keys) for key, keys in found.items()}, written
+
+
+# Each word key's opposites, as keys ("increas" <-> "reduc", "befor" <-> "after"), and a word
+# that writes one of them ("increas" -> "reduce").
+OPPOSITES, OPPOSITE_WORD = _opposites()
+
+
+_LONG_NEGATIONS = tuple(n for n in NEGATIONS if len(n) >= 6)
+
+
+def _one_slip(word: str, target: str) -> bool:
+    """Whether *word* is *target* with one typing slip: two neighbouring letters swapped, or one
+    letter wrong, missing or extra ("wihtout", "withut")."""
+    if word == target or abs(len(word) - len(target)) > 1 or word[0] != target[0]:
+        return False
+    if len(word) == len(target):
+        diff = [i for i, (x, y) in enumerate(zip(word, target)) if x != y]
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and word[diff[0]] == target[diff[1]]
+            and word[diff[1]] == target[diff[0]]
+        )
+    short, long = sorted((word, target), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))

@@ -22,10 +22,12 @@ from functools import lru_cache
 from typing import Literal
 
 from prep.bank.schema import Claim, Question
+from prep.grading.binding import bound_elsewhere
 from prep.grading.matcher import Matcher, PointResult
 from prep.grading.settings import DEFAULT_SETTINGS, Settings
 from prep.grading.subjects import subjects
 from prep.grading.swaps import exchanged, named_last, names, things
+from prep.grading.turned import turned
 from prep.text import Token, ordered_keys, phrase_keys, sentence_start, sentences, word_count
 
 __all__ = ["Grade", "PointResult", "from_ticks", "grade", "ticked_points"]
@@ -44,6 +46,7 @@ class Grade:
     missed: tuple[PointResult, ...] = ()
     pitfalls: tuple[PointResult, ...] = ()
     swapped: tuple[PointResult, ...] = ()  # key points said of the wrong one of the things they name
+    contradicted: tuple[PointResult, ...] = ()  # key points said the other way round
     notes: tuple[str, ...] = field(default=())
     words: int = 0
     elapsed_seconds: float | None = None
@@ -80,7 +83,8 @@ def grade(
     right = [p for c in claims for p in c.phrasings]
     pitfalls = [with_core(c) for c in question.pitfalls]
     exchanges = role_exchanges(question) if mode == "key_points" else ()
-    wrong = [p for c in pitfalls for p in c.phrasings] + [e[1] for e in exchanges]
+    turns = turned_points(question) if mode == "key_points" else ()
+    wrong = [p for c in pitfalls for p in c.phrasings] + [e[1] for e in exchanges] + [t[1] for t in turns]
     matcher.prepare(right + wrong, frozenset(wrong) - frozenset(right))
     if mode == "key_points":
         firsts, other_names = subjects(question.prompt, tuple(c.text for c in claims))
@@ -96,18 +100,22 @@ def grade(
     rivals = [p for c in question.key_points for p in (c.text, *c.aliases)]
     hits = tuple(h for h in (matcher.pitfall(p, rivals) for p in pitfalls) if h is not None)
     swaps = _swaps(matcher, question, claims, results, exchanges, rivals) if mode == "key_points" else ()
+    contradicted = _contradictions(matcher, claims, turns, rivals, settings) if mode == "key_points" else ()
 
     keywords = bool(matcher.tokens) and _is_keyword_list(attempt, matcher.tokens, settings)
     for flaw, note in (
         (keywords, "reads as a list of keywords, not claims: say what each term does"),
         (hits, "states a known wrong claim"),
         (swaps, "says of one thing what holds for another"),
+        (contradicted, "says the opposite of a key point"),
     ):
         if flaw:
             notes.append(note)
             score = min(score, below_partial)
 
-    said_wrong = {s.text for s in swaps}  # credited words said of the wrong thing are not credit
+    said_wrong = {
+        s.text for s in (*swaps, *contradicted)
+    }  # credited words said of the wrong thing are not credit
     verdict, rating = _verdict(score, scale, settings, elapsed_seconds, question.target_seconds)
     if rating == "again" and mode == "key_points" and not (hits or swaps or notes) and _unrecognised(results):
         rating = "hard"
@@ -120,6 +128,7 @@ def grade(
         missed=tuple(r for r in results if not r.matched or r.text in said_wrong),
         pitfalls=hits,
         swapped=swaps,
+        contradicted=contradicted,
         notes=tuple(notes),
         words=words,
         elapsed_seconds=elapsed_seconds,
@@ -142,7 +151,12 @@ def _swaps(
     unmet = [c for c, r in zip(claims, results) if not r.matched]
     credited = [p for c, r in zip(claims, results) if r.matched for p in (c.text, *c.aliases)]
     found = {h.text: h for h in (matcher.swapped(c, credited) for c in unmet) if h is not None}
-    named = things(question.prompt, tuple(c.text for c in claims)) if exchanges else ()
+    named = things(question.prompt, tuple(c.text for c in claims))
+    for result in results:
+        if result.matched and result.text not in found and result.span and result.phrasing:
+            clause = bound_elsewhere(matcher.attempt, matcher.tokens, result.span, result.phrasing, named)
+            if clause is not None:
+                found[result.text] = replace(result, excerpt=clause)
     own = {c.text: {c.text, *c.aliases} for c in claims}
     for point, variant, subject, incoming in exchanges:
         # A claim now said of another thing differs from its key point only by that name, so
@@ -161,6 +175,37 @@ def _swaps(
             continue  # the thing in the wrong place must be named where the claim is said
         found[point] = replace(hit, text=point)
     return tuple(found.values())
+
+
+def _contradictions(
+    matcher: Matcher,
+    claims: list[Claim],
+    turns: tuple[tuple[str, str, str], ...],
+    rivals: list[str],
+    settings: Settings,
+) -> tuple[PointResult, ...]:
+    """Key points said the other way round: negated, or with a word turned into its opposite
+    (matcher.contradicted), or said in the words of the claim turned (turned.py)."""
+    found: dict[str, PointResult] = {}
+    for claim in claims:
+        others = [p for c in claims if c is not claim for p in c.phrasings if p not in c.taught]
+        hit = matcher.contradicted(claim, others, settings.contradiction_hit)
+        if hit is not None:
+            found[claim.text] = hit
+    for point, variant, opposite in turns:
+        if point in found or (hit := matcher.pitfall(Claim(text=variant), rivals)) is None:
+            continue
+        if opposite in matcher.keys_in(hit.span):  # type: ignore[arg-type]
+            found[point] = replace(hit, text=point)  # the turned word itself is said there
+    return tuple(found.values())
+
+
+def turned_points(question: Question) -> tuple[tuple[str, str, str], ...]:
+    """(key point, its text with a word turned into its opposite, that opposite's key). Its text
+    only: its aliases, each turned again, find more of what a correct answer says in passing."""
+    return tuple(
+        (claim.text, variant, key) for claim in question.key_points for variant, key in turned(claim.text)
+    )
 
 
 def role_exchanges(question: Question) -> tuple[tuple[str, str, int, int], ...]:

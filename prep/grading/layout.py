@@ -9,7 +9,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from prep.text import NUMBER, phrase_keys, phrase_length, tokenize
+from prep.text import NUMBER, OPPOSITES, negation_heads, phrase_keys, phrase_length, tokenize
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,13 @@ class Layout:
     # has, and each such column's phrasings: most claims negate nothing and state no number.
     refuting: np.ndarray
     against: np.ndarray  # refuting columns x phrasings
+    # Said the other way round (Matcher.contradicted): a word the phrasing says plainly, met
+    # negated or by its opposite; or a word it denies first ("need" of "needs no"), met plainly.
+    plain: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+    negated_heads: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+    # Claim words whose opposite another phrasing says beside them ("keep recent checkpoints
+    # local and older ones remote"): an opposite there is the claim's own contrast.
+    contrasted: frozenset[str] = frozenset()
     compounds: tuple[tuple[int, int], ...] = ()  # (key column, words) of claim words written hyphenated
     # phrasing -> the columns of its own words, where some of its words are the prompt's (context)
     own: dict[str, np.ndarray] = field(default_factory=dict)
@@ -47,8 +54,9 @@ def layout_of(
     index = {k: i for i, k in enumerate(keys)}
     rows = {p: np.array([index[k] for k in phrase_keys(p)[0]], dtype=np.intp) for p in phrasings}
     shape = (len(phrasings), len(keys))
-    weights, plain, negated, numbers = (np.zeros(shape, dtype=np.float32) for _ in range(4))
+    weights, plain, negated, numbers, heads = (np.zeros(shape, dtype=np.float32) for _ in range(5))
     own: dict[str, np.ndarray] = {}
+    contrasted: set[str] = set()
     for i, p in enumerate(phrasings):
         words, negations = phrase_keys(p)
         figures = required_figures(p, prompt_keys)
@@ -63,6 +71,8 @@ def layout_of(
         negated[i, rows[p][neg]] = 1.0
         plain[i, rows[p][~neg]] = 1.0
         numbers[i, rows[p][[k in figures for k in words]]] = 1.0
+        heads[i, rows[p][[k in negations and k in negation_heads(p) for k in words]]] = 1.0
+        contrasted |= {k for k in words if OPPOSITES.get(k, frozenset()) & set(words)}
     width = {
         p: max(window_min, round((wrong_factor if p in wrong else window_factor) * phrase_length(p)))
         for p in phrasings
@@ -82,6 +92,9 @@ def layout_of(
         weights,
         refuting,
         np.ascontiguousarray(against[:, refuting].T),
+        plain,
+        heads,
+        frozenset(contrasted),
         found,
         own,
     )

@@ -21,7 +21,16 @@ from prep.bank.schema import Claim
 from prep.grading.layout import layout_of, range_max_table
 from prep.grading.point import PointResult
 from prep.grading.subjects import FOILS
-from prep.text import CLAUSE_BREAK, key_set, ordered_keys, phrase_keys, stem, tokenize
+from prep.text import (
+    CLAUSE_BREAK,
+    OPPOSITES,
+    is_abbreviation,
+    key_set,
+    ordered_keys,
+    phrase_keys,
+    stem,
+    tokenize,
+)
 
 if TYPE_CHECKING:
     from prep.grading.settings import Settings
@@ -58,6 +67,7 @@ class Matcher:
         self._said_of, self._bit = np.zeros(0, dtype=np.int64), {}
         self._mine: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._order_cache: dict[tuple[str, int, int], float] = {}
+        self._flips: tuple[np.ndarray, np.ndarray] | None = None
 
     def prepare(self, phrasings: list[str], wrong: frozenset[str] = frozenset()) -> None:
         """Compute word similarities of every claim word against every attempt word at once."""
@@ -107,12 +117,45 @@ class Matcher:
         # Also the matches by polarity: said plainly, and under a negation; attempt words as rows
         # (words x [any | plain | negated] claim words) so a window's rows are read at once.
         # An attempt that negates nothing says every word plainly: the any-polarity rows suffice.
-        self._polar = bool(self.negated.any())
-        by_polarity = (
-            np.concatenate([sim, sim * ~self.negated, sim * self.negated]).T if self._polar else sim.T
-        )
+        opposite = self._opposites(keys)
+        self._polar = bool(self.negated.any() or opposite.any())
+        if self._polar:
+            # A claim word met by its opposite ("raising" for "lower") is met with the other polarity;
+            # the fourth part: met where a negation starts, or by its opposite said plainly.
+            plain, negated = ~self.negated, self.negated
+            heads = np.array([t.head for t in self.tokens], dtype=bool)
+            hedged = np.array([t.hedged for t in self.tokens], dtype=bool)
+            strong = sim * (sim >= self.settings.root_similarity)  # a typo apart is too loose to turn
+            by_polarity = np.concatenate(
+                [
+                    np.maximum(sim, opposite),
+                    np.maximum(sim * plain, opposite * negated),
+                    np.maximum(sim * negated, opposite * plain),
+                    # For Matcher.contradicted: met where a negation starts, or by an opposite (not
+                    # turned back by starting a negation: "not lower" is no rise, nor a fall); and
+                    # met with no negator earlier in its clause.
+                    np.maximum(strong * heads, opposite * ~heads),
+                    strong * ~hedged,
+                ]
+            ).T
+        else:
+            by_polarity = sim.T
         widest = max(self.layout.width.values(), default=1)
         self._table = range_max_table(np.ascontiguousarray(by_polarity), widest)
+
+    def _opposites(self, keys: tuple[str, ...]) -> np.ndarray:
+        """Claim words (rows) met by their opposite in the attempt (columns): exact keys only."""
+        columns: dict[str, list[int]] = {}
+        for j, token in enumerate(self.tokens):
+            if token.content:
+                columns.setdefault(token.key, []).append(j)
+        opposite = np.zeros((len(keys), len(self.tokens)), dtype=np.float32)
+        for row, key in enumerate(keys):
+            if key in self.layout.contrasted:
+                continue
+            for other in OPPOSITES.get(key, ()):
+                opposite[row, columns.get(other, [])] = 1.0
+        return opposite
 
     def _join_compounds(self, sim: np.ndarray) -> None:
         """A hyphenated claim word met by consecutive words of one sentence of the attempt: each
@@ -258,11 +301,15 @@ class Matcher:
             # a word said both ways ("across GPUs ... not one GPU") cannot flip it. And "13% MFU"
             # is not "40% MFU", however many other words agree.
             if self._polar:
-                plain, negated = best[:, k : 2 * k] > 0, best[:, 2 * k :] > 0
+                plain, negated = best[:, k : 2 * k] > 0, best[:, 2 * k : 3 * k] > 0
             else:
                 plain, negated = said, np.zeros_like(said)
             wrong = np.concatenate([said & ~plain, said & ~negated, ~said], axis=1)
-            refuted = wrong[:, self.layout.refuting].astype(np.float32) @ self.layout.against
+            refuting = wrong[:, self.layout.refuting].astype(np.float32)
+            refuted = refuting @ self.layout.against
+            if self._polar:  # where a claim may be said the other way round (see contradicted)
+                polar = self.layout.refuting < 2 * k
+                self._flips = (coverage.copy(), (refuting[:, polar] @ self.layout.against[polar]).T > 0)
             coverage[refuted.T > 0] = 0.0
             self._windowed = (coverage, lo, hi, slices)
         return self._windowed
@@ -380,6 +427,75 @@ class Matcher:
                 return PointResult(claim.text, score, True, phrasing, span, self.attempt[span[0] : span[1]])
         return None
 
+    def contradicted(self, claim: Claim, rivals: list[str], threshold: float) -> PointResult | None:
+        """The claim said the other way round: a stretch that says its words (*threshold* of them
+        or more, and as much of those not turned), an odd number of them turned: negated where
+        the claim says them plainly, or met by their opposite ("raising the temperature sharpens"
+        for "a lower temperature sharpens"), or said plainly where the claim denies them. Not
+        when that sentence also says the claim as fully with its own polarity, nor when those
+        words say one of *rivals* (phrasings of other key points) as closely in word order."""
+        if not self.tokens or not self._polar:
+            return None
+        _, lo, hi, _ = self._all_coverage()
+        raw, suspect = self._flips  # type: ignore[misc]
+        subject = self._subject_of.get(claim.text)
+        for phrasing in claim.phrasings:
+            if phrasing in claim.taught or phrasing not in self.layout.place:
+                continue
+            a, b = self._slice_of(phrasing)
+            row = self.layout.place[phrasing]
+            windows = np.flatnonzero(suspect[row, a:b] & (raw[row, a:b] >= threshold))
+            for w in windows[np.argsort(-raw[row, a + windows], kind="stable")]:
+                start, stop = int(lo[a + w]), int(hi[a + w])
+                disputed = self._turned(phrasing, start, stop, threshold)
+                if not disputed:
+                    continue
+                if subject is not None and self._bit and not self._words_of(subject)[0][start:stop].all():
+                    continue  # said of another thing: judged as a swap, if at all
+                sentence = self._sentence_range(start)
+                said = float(raw[row, a + w])
+                if any(self._says(p, sentence, said) for p in claim.phrasings):
+                    continue  # the sentence says the claim as fully the right way round
+                mine = self._order(phrasing, sentence)
+                if any(self._says(r, sentence) and self._order(r, sentence) >= mine for r in rivals):
+                    continue
+                cols = self._hit_columns(self.layout.rows[phrasing], (start, stop))
+                span = (self.tokens[min(cols)].start, self.tokens[max(cols)].end)
+                return PointResult(
+                    claim.text, round(said * 100, 1), True, phrasing, span, self.attempt[span[0] : span[1]]
+                )
+        return None
+
+    def _turned(self, phrasing: str, start: int, stop: int, threshold: float) -> frozenset[str]:
+        """The words (and their opposites) that tokens [start, stop) turn, when they turn the
+        phrasing an odd number of times (turned twice is said the same way: "too short to hide"
+        the gathers of a small micro-batch says what "a larger micro-batch overlaps them" says)
+        and say enough of its other words; else nothing."""
+        k, row, rows = len(self.layout.keys), self.layout.place[phrasing], self.layout.rows[phrasing]
+        level = int(np.log2(stop - start))
+        best = np.maximum(self._table[level, start], self._table[level, stop - (1 << level)]) > 0
+        said, _, negated, heads, free = (best[i * k : (i + 1) * k][rows] for i in range(5))
+        # A word the claim says plainly is turned when met where a negation starts or by its
+        # opposite, and not also plainly; a word the claim denies first, when met plainly.
+        turned = (heads & ~free & (self.layout.plain[row, rows] > 0)) | (
+            free & ~negated & (self.layout.negated_heads[row, rows] > 0)
+        )
+        weights = self.layout.weights[row, rows]
+        rest = float(weights @ ~turned)
+        if int(turned.sum()) % 2 == 0 or rest == 0 or float(weights @ (said & ~turned)) / rest < threshold:
+            return frozenset()
+        keys = {self.layout.keys[r] for r in rows[turned]}
+        return frozenset(keys | {o for key in keys for o in OPPOSITES.get(key, ())})
+
+    def keys_in(self, span: tuple[int, int]) -> set[str]:
+        """The word keys of the attempt written within a character span (not those an abbreviation
+        stands for: "LLM" says nothing large)."""
+        return {
+            t.key
+            for t in self.tokens
+            if span[0] <= t.start and t.end <= span[1] and not is_abbreviation(t.text)
+        }
+
     def _slice_of(self, phrasing: str) -> tuple[int, int]:
         return self._all_coverage()[3][self.layout.width[phrasing]]
 
@@ -412,14 +528,15 @@ class Matcher:
                 )
         return None
 
-    def _says(self, phrasing: str, sentence: tuple[int, int]) -> bool:
-        """Whether a window of this sentence says the claim, with its polarity and numbers: a key
-        point the attempt denies there is no rival to a wrong claim said there."""
+    def _says(self, phrasing: str, sentence: tuple[int, int], at_least: float = 0.0) -> bool:
+        """Whether a window of this sentence says the claim, with its polarity and numbers (and at
+        least *at_least* of it): a key point the attempt denies there is no rival to a wrong claim
+        said there."""
         if phrasing not in self.layout.place:
             return False
         coverage, lo, _, _ = self._coverage(phrasing, whole=False)
         inside = (lo >= sentence[0]) & (lo < sentence[1])
-        return bool(inside.any() and coverage[inside].max() >= self.settings.point_full)
+        return bool(inside.any() and coverage[inside].max() >= max(self.settings.point_full, at_least))
 
     def _order(self, phrasing: str, window: tuple[int, int]) -> float:
         """Order-aware similarity of a claim's words to a stretch's content words."""

@@ -17,6 +17,7 @@ class Settings:
     point_none: float = 0.40  # ... below which the claim gets no credit
     point_matched: float = 0.60  # ... from which the claim is shown as matched
     pitfall_hit: float = 0.80  # a wrong claim must be said almost in full to count
+    contradiction_hit: float = 0.75  # ... and a key point said the other way round, nearly so
     # A taught phrasing found this fully is the user's own words, said again: met whatever the
     # sentence's subject seems to be.
     taught_verbatim: float = 0.95

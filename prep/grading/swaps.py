@@ -16,7 +16,8 @@ from functools import lru_cache
 from itertools import permutations
 
 from prep.grading.subjects import FOILS
-from prep.text import STOPWORDS, name_key, phrase_keys
+from prep.text import name_key, phrase_keys
+from prep.vocabulary import STOPWORDS
 
 # Words that open a claim before the name of what it is about: "the worker", "each worker".
 _OPENERS = frozenset("the a an each every both all its their this these that those one".split())
@@ -45,12 +46,57 @@ def things(prompt: str, points: tuple[str, ...]) -> tuple[Thing, ...]:
         name, surface = _lead(text, said)
         if name:
             written.setdefault(name, surface)
+    if written:  # "the roles of the teacher and the student": "student" opens no key point
+        for name, surface in _coordinated(prompt, points):
+            written.setdefault(name, surface)
     # "expert" is inside "MoE" too, once the initials are read as "mixture of experts".
     keys = {n: set(phrase_keys(written[n])[0]) for n in written}
     names = [n for n in written if not any(_inside(n, o) or keys[n] < keys[o] for o in written if o != n)]
     if not 2 <= len(names) <= _MOST_THINGS or any(_kin(n, o) for n in names for o in names if n != o):
         return ()
     return tuple(Thing(n, written[n]) for n in names)
+
+
+_COORDINATORS = frozenset({"and", "or", "vs", "versus"})
+
+
+def _coordinated(prompt: str, points: tuple[str, ...]) -> list[tuple[Name, str]]:
+    """Names the prompt joins with "and", "or" or "vs" that key points write: "the teacher and the
+    student", "the online and target networks" (online, target), "the query encoder and the key
+    encoder". A name of two words sharing its last word with the other keeps both."""
+    words = list(_WORD.finditer(prompt))
+    written = [[name_key(w.group()) for w in _WORD.finditer(p)] for p in points]
+    found: list[tuple[Name, str]] = []
+    for i, word in enumerate(words):
+        if word.group().casefold() not in _COORDINATORS or not 0 < i < len(words) - 1:
+            continue
+        left = _content_run(words[max(0, i - 2) : i][::-1])[::-1]
+        right = _content_run([w for w in words[i + 1 : i + 5] if w.group().casefold() not in _OPENERS])
+        if not left or not right:
+            continue
+        if len(right) == 2 and len(left) == 1:
+            right = right[:1]  # "online and target networks": the head names neither
+        pair = [
+            (tuple(name_key(w.group()) for w in run), " ".join(w.group() for w in run))
+            for run in (left, right)
+        ]
+        if all(any(_says(keys, name) for keys in written) for name, _ in pair):
+            found += pair  # both sides are things the key points speak of
+    return found
+
+
+def _content_run(words: list[re.Match]) -> list[re.Match]:
+    """The leading run (up to two) of words that are not small words."""
+    run = []
+    for word in words[:2]:
+        if word.group().casefold() in STOPWORDS or word.group().casefold() in _OPENERS:
+            break
+        run.append(word)
+    return run
+
+
+def _says(keys: list[str], name: Name) -> bool:
+    return any(tuple(keys[i : i + len(name)]) == name for i in range(len(keys) - len(name) + 1))
 
 
 def exchanged(phrasing: str, named: tuple[Thing, ...]) -> tuple[tuple[str, int, int], ...]:
@@ -73,12 +119,12 @@ def exchanged(phrasing: str, named: tuple[Thing, ...]) -> tuple[tuple[str, int, 
                 out += [phrasing[last:start], named[b].written]
                 last = end
         variant = "".join([*out, phrasing[last:]])
-        opener = spans[0][2] if _opens(phrasing, spans[0][0]) else -1
+        opener = spans[0][2] if opens(phrasing, spans[0][0]) else -1
         variants[variant] = (b if opener == a else -1, b)
     return tuple((v, subject, incoming) for v, (subject, incoming) in variants.items())
 
 
-def _opens(phrasing: str, start: int) -> bool:
+def opens(phrasing: str, start: int) -> bool:
     """Whether a name written at *start* opens the claim (after "the", "each" ...)."""
     return all(w.casefold() in _OPENERS for w in _WORD.findall(phrasing[:start]))
 
@@ -102,7 +148,8 @@ def _readings(word: str) -> frozenset[str]:
     """The stems a written word can stand for as a name: itself, and its parts ("encoder" and
     "decoder" of "encoder-decoder", "bf16" of "bf16/fp16")."""
     parts = [p for p in _PARTS.split(word) if p]
-    return frozenset(name_key(p) for p in (word, *parts))
+    initials = "".join(p[0] for p in parts) if len(parts) > 2 else ""  # "array-of-structs": AoS
+    return frozenset(name_key(p) for p in (word, *parts, *([initials] if initials else [])))
 
 
 def _lead(text: str, prompt: list[frozenset[str]]) -> tuple[Name, str]:
@@ -158,3 +205,8 @@ def names_in(phrasing: str, named: tuple[Thing, ...]) -> list[tuple[int, int, in
 
 _POSSESSIVE = re.compile(r"['’]s?$")
 _FOIL = re.compile(rf"\b(?:{'|'.join(sorted(FOILS))})\s+(?:\w+\s+)?$", re.IGNORECASE)
+
+
+def after_foil(text: str, start: int) -> bool:
+    """Whether a name written at *start* of *text* follows a foil ("unlike the consumer")."""
+    return bool(_FOIL.search(text[:start]))

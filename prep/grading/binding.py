@@ -1,0 +1,66 @@
+"""Claims bound to their thing: a key point about one of the things a question gives roles to,
+credited from a clause that names another of them and not its own, is said of the wrong thing.
+
+"Only the online branch has a predictor head" is credited, word for word, by "the predictor head
+is attached to the target network"; the clause names the target network, not the online one.
+The clause is the one holding most of the claim's words; where it names no thing and opens with
+them ("..., blocking whenever the queue is full"), the clause before it in its sentence names what
+it is said of. Only a claim that opens with its thing is about it: "older GPUs lack BF16" is not
+a claim about BF16 that "use FP16 on older GPUs" says of FP16.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from functools import lru_cache
+
+from prep.grading.swaps import Thing, after_foil, names_in, opens
+from prep.text import CLAUSE_BREAK, Token, phrase_keys, sentence_start
+
+_HOME_SHARE = 0.6  # the clause must hold this share of the claim's own words (two at least)
+
+
+def bound_elsewhere(
+    attempt: str, tokens: list[Token], span: tuple[int, int], phrasing: str, named: tuple[Thing, ...]
+) -> str | None:
+    """The clause of *attempt* that says *phrasing* (found at character *span*) of another thing
+    than the one thing the phrasing opens with, or None."""
+    spans = names_in(phrasing, named)
+    own = {k for _, _, k in spans}
+    if len(own) != 1 or not opens(phrasing, spans[0][0]):
+        return None
+    keys = set(phrase_keys(phrasing)[0]) - {k for thing in named for k in thing.name}
+    said = [t for t in tokens if span[0] <= t.start and t.end <= span[1] and t.content and t.key in keys]
+    if not said:
+        return None
+    bounds = _clauses(attempt)
+    found: dict[int, set[str]] = {}
+    for token in said:
+        found.setdefault(bisect_right(bounds, token.start) - 1, set()).add(token.key)
+    home = max(found, key=lambda i: (len(found[i]), -i))
+    if len(found[home]) < max(2, _HOME_SHARE * len(keys)):
+        return None  # the clause says too little of the claim to be where it is said
+    start = sentence_start(attempt, said[0].start)
+    for index in range(home, -1, -1):
+        a, b = max(bounds[index], start), bounds[index + 1] if index + 1 < len(bounds) else len(attempt)
+        if b <= start:
+            break
+        clause = attempt[a:b]
+        present = {k for s, _, k in names_in(clause, named) if not after_foil(clause, s)}
+        if present:
+            return clause.strip(" ,;:") if not present & own else None
+        first = next((t for t in tokens if t.start >= a and t.content), None)
+        if index != home or first is None or first.key not in keys:
+            return None  # the clause has a subject of its own that names no thing
+    return None
+
+
+@lru_cache(maxsize=256)
+def _clauses(text: str) -> list[int]:
+    """Where each clause of the text starts (sentence and clause breaks), in order."""
+    starts = {0} | {m.end() for m in CLAUSE_BREAK.finditer(text)} | {m.end() for m in _ENDS.finditer(text)}
+    return sorted(starts)
+
+
+_ENDS = re.compile(r"""(?<=[.!?])["'”’)\]]*\s+|[;\n\r•]+|\s[-–—]\s""")
