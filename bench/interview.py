@@ -41,9 +41,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from prep.config import SchedulerConfig
-from prep.review.interview import RECENT_ANSWERS, first_fail
-from prep.review.memory import MemoryModel
-from prep.review.plan import PlanInput, PlanItem, make_plan, memory_of
+from prep.review.plan.inputs import RECENT_ANSWERS, first_fail
+from prep.review.plan.memory import MemoryModel
+from prep.review.plan.plan import PlanInput, PlanItem, make_plan, memory_of
 from prep.review.scheduler import RATINGS, Scheduler
 from prep.state.cards import CardState, new_card
 from prep.state.reports import RecentAnswer

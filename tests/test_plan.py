@@ -12,9 +12,9 @@ import fsrs
 import pytest
 
 from prep.config import SchedulerConfig
-from prep.review.memory import MemoryModel
-from prep.review.plan import Memory, PlanInput, PlanItem, make_plan, memory_of
-from prep.review.planner import INTRO_LEAD
+from prep.review.plan.memory import MemoryModel
+from prep.review.plan.plan import Memory, PlanInput, PlanItem, make_plan, memory_of
+from prep.review.plan.search import INTRO_LEAD
 from prep.review.scheduler import Scheduler
 from prep.state.cards import new_card
 
@@ -88,7 +88,7 @@ def test_a_card_reviewed_day_after_day_is_what_the_drill_scheduler_makes_of_it()
 
 def test_the_best_day_for_a_last_review_is_the_day_before_the_interview():
     """What the search counts on when it puts a card's last review on the latest day with time."""
-    from prep.review.planmodel import Card, outcome
+    from prep.review.plan.value import Card, outcome
 
     model = MemoryModel()
     for stability, difficulty, last, horizon in itertools.product(
@@ -185,8 +185,8 @@ def test_a_category_a_few_questions_in_still_takes_its_turns_with_the_ones_not_s
 def test_the_spread_of_introductions_ends_two_reviews_before_the_interview():
     """Unhurried (every day has room), new questions are spread evenly over the days up to
     INTRO_LEAD days before the interview, and none is left for later."""
-    from prep.review.planmodel import Card
-    from prep.review.planner import Planner
+    from prep.review.plan.search import Planner
+    from prep.review.plan.value import Card
 
     planner = Planner(MemoryModel(), {}, 12, [3600.0] * 12, first_fail=0.24)
     planner.introduce([(f"q{i:03d}", 60.0) for i in range(100)])

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from prep import config
 from prep.errors import StateReadOnly
-from prep.review import interview
+from prep.review import plan as planning
 from prep.review.queue import QueueItem, build_queue, mock_queue
 from prep.review.scheduler import Scheduler
 from prep.review.session import Mode, Session
@@ -111,7 +111,7 @@ def start_drill(
     plan = None
     if options.mode == "mock":
         queue = mock_queue(questions, bank, options.count, rng)
-    elif questions and not options.cram and interview.ahead(settings.interview, clock()):
+    elif questions and not options.cram and planning.ahead(settings.interview, clock()):
         plan, queue = _planned(bank, questions, options, settings, store, clock(), rng)
     else:
         queue = build_queue(
@@ -151,12 +151,15 @@ def _planned(
 ) -> tuple[Plan, list[QueueItem]]:
     """Today's part of the interview plan for the selected questions: what the drill asks."""
     assert settings.interview is not None
-    selected = [(q.id, bank.category_of[q.id], q.target_seconds) for q in questions]
-    plan = interview.plan_for(
-        store, selected, settings.interview, now, at_risk_below=settings.scheduler.desired_retention
+    selected = [planning.PlanItem(q.id, bank.category_of[q.id], q.target_seconds) for q in questions]
+    return planning.todays_plan(
+        store,
+        selected,
+        settings.interview,
+        now,
+        at_risk_below=settings.scheduler.desired_retention,
+        new=options.new,
+        limit=options.limit,
+        shuffle=options.shuffle,
+        rng=rng,
     )
-    again = interview.again_due(store, (q.id for q in questions), now)
-    queue = interview.plan_queue(
-        plan, again=again, new=options.new, limit=options.limit, shuffle=options.shuffle, rng=rng
-    )
-    return plan, queue

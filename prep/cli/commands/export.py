@@ -98,7 +98,7 @@ def cram(
 def _interview_day(app: AppContext, now):  # type: ignore[no-untyped-def]
     """The saved interview date, for --for-interview: set, and not past."""
     from prep import config
-    from prep.review.interview import today_of
+    from prep.review.plan import today_of
 
     saved = config.load(app.config_path, explicit=app.config_named).interview
     if saved is None:

@@ -8,7 +8,7 @@ import typer
 
 from prep.cli.context import AppContext
 from prep.cli.options import CategoryOption, KindOption, TagOption, filters
-from prep.cli.planshow import example_date
+from prep.cli.render_plan import example_date
 
 
 def _today() -> date:

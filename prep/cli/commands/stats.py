@@ -31,9 +31,12 @@ def stats(
     with store:
         data = compute(store, scheduler, clock.now(), rows, selected=bool(category))
         if settings.interview is not None:  # readiness for the interview day, as `prep plan` shows it
-            from prep.cli.planshow import rows_plan
+            from prep.review.plan import interview_plan, items_of
 
-            plan = rows_plan(store, rows, settings, clock.now())
+            retention = settings.scheduler.desired_retention
+            plan = interview_plan(
+                store, items_of(rows), settings.interview, clock.now(), at_risk_below=retention
+            )
             data["interview"] = plan.to_dict()
     if as_json:
         emit_json(data)
@@ -44,7 +47,7 @@ def stats(
     out = console()
     out.print(stats_view(data, width=out.width))
     if plan is not None:
-        from prep.cli.planshow import plan_text
+        from prep.cli.render_plan import plan_text
 
         out.print()
         for line in plan_text(plan, rows, out.width):

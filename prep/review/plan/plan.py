@@ -3,7 +3,7 @@ so that as much as possible is remembered on the day, within a daily budget of m
 
 Pure: the questions (id, category, seconds per answer), their card states, today, the interview
 date, the budget and the memory model (FSRS, with the user's parameters) in; a ``Plan`` out.
-The search is in ``planner``, what a schedule is worth in ``planmodel``; docs/interview.md
+The search is in ``search``, what a schedule is worth in ``value``; docs/interview.md
 explains the method and why.
 """
 
@@ -11,18 +11,19 @@ from __future__ import annotations
 
 import gc
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from prep.review.planmodel import Card
-from prep.review.planner import Planner
+from prep.review.plan.search import Planner
+from prep.review.plan.value import Card
 
 if TYPE_CHECKING:
-    from prep.review.memory import MemoryModel
+    from prep.bank.cache import IndexRow
+    from prep.review.plan.memory import MemoryModel
     from prep.state.cards import CardState
 
 FIRST_FAIL = 0.24  # a new card's first answer is Again this often (FSRS's simulator), until history says
@@ -35,6 +36,11 @@ class PlanItem(NamedTuple):
     id: str
     category: str
     target_seconds: float
+
+
+def items_of(rows: Iterable[IndexRow]) -> list[PlanItem]:
+    """The plan's items for rows of the question index."""
+    return [PlanItem(r.id, r.category, r.target_seconds) for r in rows]
 
 
 class Memory(NamedTuple):
@@ -55,7 +61,7 @@ def memory_of(card: CardState) -> Memory | None:
 
 @dataclass(frozen=True)
 class PlanInput:
-    items: Sequence[PlanItem | tuple[str, str, float]]  # the selected questions, in bank order
+    items: Sequence[PlanItem]  # the selected questions, in bank order
     cards: Mapping[str, Memory]  # memory states (an unseen question has none)
     today: date  # the local calendar day of "now"
     interview: date
@@ -182,7 +188,7 @@ def make_plan(data: PlanInput, model: MemoryModel) -> Plan:
     1. Unseen questions are introduced by INTRO_LEAD days before the interview, spread evenly,
        weakest category first; a day left idle by a first pass takes the next ones early.
     2. Reviews are added greedily where they raise the expected recall on the day the most per
-       second, each day holding its budget (see ``planner``).
+       second, each day holding its budget (see ``search``).
     """
     with gc_paused():
         return _make_plan(data, model)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from prep.review.memory import MemoryModel
+    from prep.review.plan.memory import MemoryModel
 
 AGAIN, GOOD = 1, 3
 
