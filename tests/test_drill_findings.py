@@ -14,6 +14,7 @@ from prep.cli.render import summary_table
 from prep.config import SchedulerConfig
 from prep.grading.grade import grade
 from prep.paths import BankLocation
+from prep.rating import Rating
 from prep.review.drill import Choice, Drill
 from prep.review.queue import QueueItem
 from prep.review.scheduler import Scheduler
@@ -57,7 +58,7 @@ def test_the_summary_names_the_sessions_own_time_and_the_time_spent_answering(ba
             bank, store, Scheduler(SchedulerConfig(fuzz=False)), lambda: next(times), grader=grade
         )
         ui = ScriptedUI(
-            [GOOD, "x"], [Choice("rate", "good"), Choice("rate", "hard")]
+            [GOOD, "x"], [Choice("rate", Rating.GOOD), Choice("rate", Rating.HARD)]
         )  # each answer took 20 s
         summary = Drill(session, [QueueItem("dp-vs-mp", "new"), QueueItem("zero-stages", "new")], ui).run()
     assert summary.wall_seconds > summary.seconds == 40.0

@@ -9,6 +9,7 @@ from prep.bank.load import load_bank
 from prep.config import SchedulerConfig
 from prep.grading.grade import grade
 from prep.paths import BankLocation
+from prep.rating import Rating
 from prep.review.drill import AnswerInterrupted, Drill
 from prep.review.queue import QueueItem
 from prep.review.scheduler import Scheduler
@@ -48,7 +49,9 @@ def test_ctrl_c_while_typing_keeps_the_lines_already_entered(bank_dir, state_fil
             grader=grade,
             keep_practice=True,
         )
-        summary = Drill(session, [QueueItem("zero-stages", "new")], InterruptedUI([], [rate("good")])).run()
+        summary = Drill(
+            session, [QueueItem("zero-stages", "new")], InterruptedUI([], [rate(Rating.GOOD)])
+        ).run()
         assert summary.interrupted
         kept = store.practice("zero-stages")
     assert [(row["answer"], row["mode"], row["rating"]) for row in kept] == [
@@ -219,7 +222,7 @@ def test_undoing_a_card_that_taught_the_grader_says_the_words_stay(bank_dir, sta
         from prep.review.drill import Choice
 
         ui = ScriptedUI(
-            [answer, "x y"], [Choice("teach"), rate("good"), Choice("undo"), Choice("quit")], ticks=[{1}]
+            [answer, "x y"], [Choice("teach"), rate(Rating.GOOD), Choice("undo"), Choice("quit")], ticks=[{1}]
         )
         Drill(session, [QueueItem("zero-stages", "new"), QueueItem("dp-vs-mp", "new")], ui, teacher).run()
     assert any("taught key point 1" in note for note in ui.notes)

@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from prep.cli.app import app
 from prep.config import SchedulerConfig
 from prep.paths import BankLocation
+from prep.rating import Rating
 from prep.review.scheduler import Scheduler
 from prep.state.cards import CardState, new_card
 from prep.state.migrations import MIGRATIONS, SCHEMA_VERSION
@@ -127,12 +128,12 @@ def test_export_import_round_trip_is_identical(run, state_file, tmp_path, bank_d
 def test_import_merges_newer_card_states(tmp_path):
     scheduler = Scheduler(SchedulerConfig(fuzz=False))
     a, b = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3"
-    card1 = scheduler.review(new_card("q", T0), "good", T0)
+    card1 = scheduler.review(new_card("q", T0), Rating.GOOD, T0)
     with Store(a) as sa, Store(b) as sb:
         sa.record(None, card1, reviewed_at=T0, rating=3)
         sb.record(None, card1, reviewed_at=T0, rating=3)
         later = card1.due
-        card2 = scheduler.review(card1, "easy", later)
+        card2 = scheduler.review(card1, Rating.EASY, later)
         sb.record(card1, card2, reviewed_at=later, rating=4)
         from prep.state.transfer import export_lines, import_lines
 

@@ -11,6 +11,7 @@ import pytest
 
 from prep.bank.load import load_bank
 from prep.paths import BankLocation
+from prep.rating import Rating
 
 from .conftest import write
 from .test_drill import NOW
@@ -448,7 +449,7 @@ def test_the_drill_asks_once_whether_to_write_and_keeps_the_answer(bank_dir, sca
         teacher = DrillTeacher(location, None, remembered.append, store, lambda: MOMENT)
         ui = ScriptedUI(
             [DROPOUT_ANSWER, "Optimizer memory goes first, then what backward produces, then the weights."],
-            [Choice("teach"), Choice("rate", "good"), Choice("teach"), Choice("rate", "good")],
+            [Choice("teach"), Choice("rate", Rating.GOOD), Choice("teach"), Choice("rate", Rating.GOOD)],
             ticks=[{1}, {1}],
             confirms=[True],
         )
@@ -457,7 +458,7 @@ def test_the_drill_asks_once_whether_to_write_and_keeps_the_answer(bank_dir, sca
     assert sum(note.startswith("asked:") for note in ui.notes) == 1
     assert ui.ticks_shown == [set(), set()]
     # The grader could not recognise any point (Hard, not Again); the user ticks 1 of 3: a fail.
-    assert ui.suggested == ["hard", "again", "hard", "again"]
+    assert ui.suggested == [Rating.HARD, Rating.AGAIN, Rating.HARD, Rating.AGAIN]
     bank = load_bank(location)
     assert bank.questions["dropout"].key_points[0].taught
     assert bank.questions["zero-stages"].key_points[0].taught == ("Optimizer memory goes first",)

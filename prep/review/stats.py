@@ -12,6 +12,7 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from prep.bank.cache import IndexRow
+from prep.rating import Rating
 from prep.review.queue import start_of_day
 from prep.review.scheduler import Scheduler
 from prep.state.cards import CardState, parse_time
@@ -231,12 +232,11 @@ def _longest_streak(per_day: dict[date, int]) -> int:
 def history(store: Store, question_id: str) -> list[dict[str, Any]]:
     """Every review of a question, and every practice answer (cram, a mock without --record),
     oldest first; ``scheduled`` tells them apart."""
-    names = {1: "again", 2: "hard", 3: "good", 4: "easy"}
     rows = [
         {
             "reviewed_at": r.reviewed_at.isoformat(),
-            "rating": names.get(r.rating, r.rating),
-            "suggested": names.get(r.suggested) if r.suggested else None,
+            "rating": Rating.name_of(r.rating),
+            "suggested": Rating.name_of(r.suggested) if r.suggested else None,
             "score": r.score,
             "elapsed_seconds": r.elapsed_seconds,
             "mode": r.mode,
@@ -250,7 +250,7 @@ def history(store: Store, question_id: str) -> list[dict[str, Any]]:
     rows += [
         {
             "reviewed_at": parse_time(p["practiced_at"]).isoformat(),
-            "rating": names.get(p["rating"]) if p["rating"] else None,
+            "rating": Rating.name_of(p["rating"]) if p["rating"] else None,
             "suggested": None,
             "score": p["score"],
             "elapsed_seconds": p["elapsed_seconds"],

@@ -116,7 +116,7 @@ def _print_batch(results) -> None:  # type: ignore[no-untyped-def]
             r.question,
             str(g.score),
             Text(g.verdict, style=VERDICT_STYLE[g.verdict]),
-            g.rating,
+            str(g.rating),
             str(len(g.missed)),
         )
     console().print(table)

@@ -11,6 +11,7 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from prep.errors import UsageError
+from prep.rating import Rating
 from prep.review.plan.memory import MemoryModel
 from prep.review.plan.plan import FIRST_FAIL, Memory, Plan, PlanInput, PlanItem, gc_paused, make_plan
 from prep.review.queue import start_of_day
@@ -100,7 +101,7 @@ def first_fail(answers: Sequence[RecentAnswer]) -> float:
     firsts = [a.rating for a in answers if a.first]
     if len(firsts) < MIN_FIRST_ANSWERS:
         return FIRST_FAIL
-    return sum(1 for rating in firsts if rating == 1) / len(firsts)
+    return sum(1 for rating in firsts if rating == Rating.AGAIN) / len(firsts)
 
 
 def spent_since(answers: Iterable[RecentAnswer], since: datetime, seconds: dict[str, float]) -> float:

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from prep.rating import Rating
 from prep.review.plan.inputs import interview_plan, today_of
 from prep.review.plan.plan import Plan, PlanItem
 from prep.review.queue import QueueItem
@@ -75,4 +76,4 @@ def again_due(store: Store, ids: Iterable[str], now: datetime) -> list[str]:
     wanted = set(ids)
     due = [qid for qid, _due in store.due_ids(now, learning=True) if qid in wanted]
     last = store.last_ratings(due)
-    return [qid for qid in due if last.get(qid) == 1]
+    return [qid for qid in due if last.get(qid) == Rating.AGAIN]
