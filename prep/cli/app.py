@@ -1,9 +1,10 @@
 """The `prep` command line: global options, error handling, and command registration.
 
-Commands live in ``prep.commands.*``: each parses options, makes one call into the library and
-renders the result. Heavy modules (rich, pydantic, fsrs) are imported inside commands, and only
-the command being run is built (typer's parameter processing costs ~5 ms a command), so that
-``prep --help`` and ``prep next`` start fast.
+Each command lives in ``prep.cli.commands.<command>`` (``import_`` for `prep import`): it
+parses options, makes one call into the library and renders the result. Heavy modules (rich,
+pydantic, fsrs) are imported inside commands, and only the command being run is built (typer's
+parameter processing costs ~5 ms a command), so that ``prep --help`` starts fast; `prep next`
+and `prep plan` are answered before this module loads (``prep.cli.quick``).
 """
 
 from __future__ import annotations
@@ -21,14 +22,14 @@ from prep.cli.context import AppContext
 from prep.cli.usage import SuggestingGroup, fail, is_usage_error
 from prep.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_STATE, PrepError
 
-# Every command: name -> (module, attribute, one-line summary). The attribute is a command
-# function or, for command groups, a typer.Typer. The summary is the first line of its help,
-# kept here so `prep --help` imports no command module (a test checks they agree). Order here
-# is the order in `prep --help`.
+# Every command: name -> (module in prep.cli.commands, attribute, one-line summary). The
+# attribute is a command function or, for command groups, a typer.Typer. The summary is the
+# first line of its help, kept here so `prep --help` imports no command module (a test checks
+# they agree). Order here is the order in `prep --help`.
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "drill": ("drill", "drill", "Drill questions with spaced repetition: due cards first, then new ones."),
     "next": (
-        "drill",
+        "next",
         "next_card",
         "Show the card `prep drill` would show first, and how many are due, without starting.",
     ),
@@ -43,15 +44,19 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Score an answer against a question's key points, pitfalls and prepared answer.",
     ),
     "list": (
-        "bank",
+        "list",
         "list_questions",
         "List the questions of the bank, optionally filtered and fuzzy-searched.",
     ),
-    "show": ("bank", "show", "Show one question: prompt, key points, pitfalls, your answer and follow-ups."),
-    "search": ("bank", "search", "Fuzzy-search prompts, key points, tags and answers, best match first."),
-    "validate": ("bank", "validate", "Check every file of the bank and list every problem as file:line:col."),
+    "show": ("show", "show", "Show one question: prompt, key points, pitfalls, your answer and follow-ups."),
+    "search": ("search", "search", "Fuzzy-search prompts, key points, tags and answers, best match first."),
+    "validate": (
+        "validate",
+        "validate",
+        "Check every file of the bank and list every problem as file:line:col.",
+    ),
     "init": (
-        "author",
+        "init",
         "init",
         "Copy the bundled bank into DIR (default: here) as a bank of your own to edit and extend.",
     ),
@@ -60,24 +65,24 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "add",
         "Add a question: asks for each field, or takes them all as options for scripts.",
     ),
-    "answer": ("author", "answer", "Write or replace your own prepared answer to a question."),
+    "answer": ("answer", "answer", "Write or replace your own prepared answer to a question."),
     "teach": (
         "teach",
         "teach",
         "Teach the grader your words: add the part of an answer that says each key point as a phrasing.",
     ),
     "edit": (
-        "author",
+        "edit",
         "edit",
         "Open the question (or its answer) in $VISUAL/$EDITOR at its line, then re-validate.",
     ),
     "mv": (
-        "author",
+        "mv",
         "mv",
         "Rename a question id everywhere: definition, answers, follow-ups and review history.",
     ),
     "rm": (
-        "author",
+        "rm",
         "rm",
         "Remove a question and its answer (its review history stays in the state database).",
     ),
@@ -87,18 +92,18 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Where you stand: totals, weakest categories, a 14-day forecast, a 12-week heatmap, leeches.",
     ),
     "history": (
-        "stats",
+        "history",
         "history",
         "The review log of one question: date, rating, score, time and the answer you typed.",
     ),
     "optimize": (
-        "stats",
+        "optimize",
         "optimize",
         "Fit personal FSRS parameters to your review history; the scheduler then uses them.",
     ),
     "export": ("export", "export_app", "Write the bank out: a markdown cram sheet, an Anki deck, or CSV."),
     "import": (
-        "export",
+        "import_",
         "import_file",
         "Import questions, appended to a category file the way `prep add` writes them.",
     ),
@@ -143,7 +148,7 @@ class _PrepGroup(SuggestingGroup, TyperGroup):
 
     def shell_complete(self, ctx, incomplete):  # type: ignore[no-untyped-def]
         # Command names with their summaries from COMMANDS, like help: Tab builds no command.
-        from prep.cli.completion import command_items
+        from prep.cli.quick.completion import command_items
 
         summaries = {name: summary for name, (_module, _attribute, summary) in COMMANDS.items()}
         return command_items(summaries, incomplete) + super(TyperGroup, self).shell_complete(ctx, incomplete)
@@ -304,8 +309,8 @@ def main() -> None:
     # typer builds a pydantic TypeAdapter per option; without this, pydantic scans every
     # installed package's entry points for plugins on each start. prep uses no plugins.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    if os.environ.get("_PREP_COMPLETE"):  # the shell asks for completions (see prep.cli.completion)
-        from prep.cli.completion import use_plain_help_text
+    if os.environ.get("_PREP_COMPLETE"):  # the shell asks for completions (see prep.cli.quick.completion)
+        from prep.cli.quick.completion import use_plain_help_text
 
         use_plain_help_text()
     try:

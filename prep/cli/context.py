@@ -20,6 +20,12 @@ class AppContext:
     debug: bool = False
     _bank: Bank | None = field(default=None, repr=False)
 
+    def quick_start(self, filters: dict[str, list[str]]):  # type: ignore[no-untyped-def]
+        """What `prep next` and `prep plan` read first (see ``prep.cli.quick.opening``)."""
+        from prep.cli.quick.opening import quick_start
+
+        return quick_start(self.bank_option, self.state_option, self.config_option, filters)
+
     def bank_location(self) -> paths.BankLocation:
         return paths.find_bank(self.bank_option)
 

@@ -10,10 +10,10 @@ import typer
 from prep.bank.names import KINDS
 from prep.bank.naming import check_category_name
 from prep.cli import plain
-from prep.cli.completion import categories, question_ids
 from prep.cli.context import AppContext
 from prep.cli.options import option
 from prep.cli.plain import report_change
+from prep.cli.quick.completion import categories, question_ids
 from prep.errors import UsageError, display_path
 
 _CLAIM_HELP = "Write 'text | alias | alias' to give aliases."

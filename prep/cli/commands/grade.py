@@ -6,10 +6,10 @@ from typing import Annotated
 
 import typer
 
-from prep.cli.completion import question_ids
 from prep.cli.context import AppContext
 from prep.cli.options import option
 from prep.cli.plain import emit_json, read_stdin_text
+from prep.cli.quick.completion import question_ids
 from prep.errors import UsageError
 
 QuestionToGrade = Annotated[

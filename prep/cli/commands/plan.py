@@ -97,7 +97,7 @@ def plan(
     category, the days ahead (new questions and reviews against the budget) and the questions
     at risk. -c, --tag and --kind plan for those questions alone.
     """
-    from prep.cli.planshow import show_plan
+    from prep.cli.quick.plan import show_plan
 
     app: AppContext = ctx.obj
     if clear or interview is not None or minutes is not None:
@@ -106,9 +106,7 @@ def plan(
             if as_json:
                 typer.echo('{"interview": null}')
             return
-    show_plan(
-        app.bank_option, app.state_option, app.config_option, filters(category, tag, kind), as_json=as_json
-    )
+    show_plan(app.quick_start(filters(category, tag, kind)), as_json=as_json)
 
 
 def _save(app: AppContext, interview: date | None, minutes: int | None, clear: bool, quiet: bool) -> None:

@@ -5,30 +5,23 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from prep.cli.quick.opening import QuickStart
 
 
-def show_next(
-    bank: Path | None,
-    state: Path | None,
-    config: Path | None,
-    filters: dict[str, list[str]],
-    *,
-    as_json: bool,
-) -> None:
-    """Print what `prep next` says for these global options and filters (PrepError on bad input)."""
+def show_next(start: QuickStart, *, as_json: bool) -> None:
+    """Print what `prep next` says of the selected questions."""
     from prep import clock
-    from prep.cli.quickload import quick_load
-    from prep.paths import state_path
     from prep.review.outlook import next_card
-    from prep.state.store import Store
 
-    location, selected, settings = quick_load(bank, config, filters)
-    with Store(state_path(state), write=False, bank=location.key) as store:
+    settings = start.settings
+    with start.store() as store:
         data = next_card(
             store,
             clock.now(),
-            selected,
+            start.rows,
             new_per_day=settings.new_per_day,
             interview=settings.interview,
             at_risk_below=settings.scheduler.desired_retention,

@@ -6,32 +6,25 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from prep.cli.quick.opening import QuickStart
 
 
-def show_plan(
-    bank: Path | None,
-    state: Path | None,
-    config: Path | None,
-    filters: dict[str, list[str]],
-    *,
-    as_json: bool,
-) -> None:
-    """Print the plan for these global options and filters (PrepError on bad input)."""
+def show_plan(start: QuickStart, *, as_json: bool) -> None:
+    """Print the plan for the selected questions."""
     from prep import clock
-    from prep.cli.quickload import quick_load
     from prep.cli.render_plan import NO_DATE, example_date, plan_text
-    from prep.paths import state_path
     from prep.review.plan import interview_plan, items_of
-    from prep.state.store import Store
 
-    location, rows, settings = quick_load(bank, config, filters)
+    rows, settings = start.rows, start.settings
     if settings.interview is None:
         sys.stdout.write(
             json.dumps({"interview": None}) + "\n" if as_json else NO_DATE.format(example=example_date())
         )
         return
-    with Store(state_path(state), write=False, bank=location.key) as store:
+    with start.store() as store:
         plan = interview_plan(
             store,
             items_of(rows),
