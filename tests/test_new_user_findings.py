@@ -213,7 +213,7 @@ def test_undoing_a_card_that_taught_the_grader_says_the_words_stay(bank_dir, sta
     from prep.review.teaching import DrillTeacher
 
     location = BankLocation(bank_dir, "option")
-    with Store(state_file, bank=location.key) as store:
+    with Store(state_file, bank_key=location.key) as store:
         session = Session(
             load_bank(location), store, Scheduler(SchedulerConfig(fuzz=False)), lambda: MOMENT, grader=grade
         )

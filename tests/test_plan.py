@@ -50,7 +50,7 @@ def test_every_step_of_the_memory_model_is_fsrs_own(parameters):
     for stability, difficulty, recall, rating in itertools.product(
         (0.05, 0.3, 2.3, 17.0, 400.0), (1.0, 3.2, 6.5, 10.0), (0.2, 0.75, 0.97), ratings
     ):
-        assert model.review(stability, difficulty, recall, rating) == pytest.approx(
+        assert model.after_review(stability, difficulty, recall, rating) == pytest.approx(
             (
                 reference._next_stability(
                     difficulty=difficulty, stability=stability, retrievability=recall, rating=rating
@@ -82,7 +82,7 @@ def test_a_card_reviewed_day_after_day_is_what_the_drill_scheduler_makes_of_it()
         recall = model.recall(stability, day - last)
         assert recall == pytest.approx(scheduler.retrievability(card, when))
         card = scheduler.review(card, Rating.GOOD, when)
-        stability, difficulty = model.review(stability, difficulty, recall)
+        stability, difficulty = model.after_review(stability, difficulty, recall)
         last = day
         assert (stability, difficulty) == pytest.approx((card.stability, card.difficulty))
 

@@ -220,7 +220,7 @@ def test_import_stores_times_in_one_form_so_a_second_import_adds_nothing(run, tm
 
 def test_prune_removes_history_of_removed_questions(run, state_file, bank_dir):
     run("drill", "--category", "parallelism", "--limit", "1", input=GOOD + "\n\n3\nn\n", env=NOW)
-    with Store(state_file, bank=BankLocation(bank_dir, "option").key) as store:  # this bank's history
+    with Store(state_file, bank_key=BankLocation(bank_dir, "option").key) as store:  # this bank's history
         store.record(None, CardState("gone-question", T0), reviewed_at=T0, rating=3)
     assert run("state", "prune").exit_code == 1  # needs --yes when not interactive
     result = run("state", "prune", "--yes", "--json")
@@ -253,7 +253,7 @@ def test_every_state_command_prints_exactly_one_json_document(
     dump.write_text(run("state", "export").stdout)
     assert _one_json_document(run("state", "import", str(dump), "--json"))["reviews_present"] == 1
     assert _one_json_document(run("state", "check", "--json"))["status"] == "ok"
-    with Store(state_file, bank=BankLocation(bank_dir, "option").key) as store:  # this bank's history
+    with Store(state_file, bank_key=BankLocation(bank_dir, "option").key) as store:  # this bank's history
         store.record(None, CardState("gone-question", T0), reviewed_at=T0, rating=3)
     monkeypatch.setattr("prep.cli.plain.interactive", lambda: True)
     declined = run("state", "prune", "--json", input="n\n")  # the question goes to stderr

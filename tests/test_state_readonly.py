@@ -120,7 +120,7 @@ def test_prune_on_a_read_only_database_refuses_before_asking(run, state_file, hi
     from prep.state.cards import CardState
     from prep.state.store import Store
 
-    with Store(state_file, bank=BankLocation(bank_dir, "option").key) as store:  # this bank's history
+    with Store(state_file, bank_key=BankLocation(bank_dir, "option").key) as store:  # this bank's history
         store.record(
             None,
             CardState("gone", datetime(2026, 1, 1, tzinfo=UTC)),

@@ -244,7 +244,7 @@ def test_two_processes_rating_the_same_card_at_once_build_on_each_other(tmp_path
                 time.sleep(pause)  # the first rating is still being written when the second starts
                 return scheduler.review(before or new_card("q", now), rating, now)
 
-            store.review("q", schedule, reviewed_at=now, rating=int(rating))
+            store.rate("q", schedule, reviewed_at=now, rating=int(rating))
 
     first = threading.Thread(target=rate, args=(Rating.GOOD, 0.5))
     second = threading.Thread(target=rate, args=(Rating.AGAIN, 0.0))

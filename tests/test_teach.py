@@ -297,7 +297,7 @@ def test_teachings_travel_with_a_state_export(run, tmp_path, bank_dir):
 def test_a_bank_without_the_teachings_table_is_migrated(tmp_path):
     from prep.state.store import Store
 
-    with Store(tmp_path / "s.sqlite3", bank="b") as store:
+    with Store(tmp_path / "s.sqlite3", bank_key="b") as store:
         assert store.overrides() == {} and store.taught_questions() == set()
 
 
@@ -442,7 +442,7 @@ def test_the_drill_asks_once_whether_to_write_and_keeps_the_answer(bank_dir, sca
 
     location = BankLocation(bank_dir, "option")
     remembered: list[bool] = []
-    with Store(state_file, bank=location.key) as store:
+    with Store(state_file, bank_key=location.key) as store:
         session = Session(
             load_bank(location), store, Scheduler(SchedulerConfig(fuzz=False)), lambda: MOMENT, grader=grade
         )

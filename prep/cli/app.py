@@ -263,7 +263,7 @@ def _version(value: bool) -> None:
 @app.callback()
 def _global_options(
     ctx: typer.Context,
-    bank: Annotated[
+    bank_option: Annotated[
         Path | None,
         typer.Option(
             "--bank",
@@ -273,7 +273,7 @@ def _global_options(
             show_default=False,
         ),
     ] = None,
-    state: Annotated[
+    state_option: Annotated[
         Path | None,
         typer.Option(
             "--state",
@@ -282,7 +282,7 @@ def _global_options(
             show_default=False,
         ),
     ] = None,
-    config: Annotated[
+    config_option: Annotated[
         Path | None,
         typer.Option(
             "--config",
@@ -299,7 +299,9 @@ def _global_options(
         typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
     ] = False,
 ) -> None:
-    ctx.obj = AppContext(bank_option=bank, state_option=state, config_option=config, debug=debug)
+    ctx.obj = AppContext(
+        bank_option=bank_option, state_option=state_option, config_option=config_option, debug=debug
+    )
 
 
 def main() -> None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from prep import paths
 
 if TYPE_CHECKING:
-    from prep.bank.loaded import Bank
+    from prep.bank.contents import Bank
 
 
 @dataclass
@@ -72,7 +72,7 @@ class AppContext:
         """The review state of this bank."""
         from prep.state.store import Store
 
-        return Store(self.state_path, write=write, bank=self.bank_key)
+        return Store(self.state_path, write=write, bank_key=self.bank_key)
 
     @property
     def schedule_files(self):  # type: ignore[no-untyped-def]

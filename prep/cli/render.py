@@ -18,8 +18,8 @@ from rich.text import Text
 from prep.cli.plain import counted
 
 if TYPE_CHECKING:
+    from prep.bank.contents import Bank
     from prep.bank.lint import Report
-    from prep.bank.loaded import Bank
     from prep.bank.schema import Question
     from prep.bank.search import Hit
 

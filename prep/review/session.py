@@ -20,7 +20,7 @@ from prep.state.cards import CardState, new_card
 from prep.state.store import Store
 
 if TYPE_CHECKING:
-    from prep.bank.loaded import Bank
+    from prep.bank.contents import Bank
     from prep.bank.schema import Question
     from prep.grading.grade import Grade
 
@@ -188,7 +188,7 @@ class Session:
         result = Result(question_id, rating, graded, elapsed, answer)
         if self.record:
             now = self.clock()
-            result.review_id, after = self.store.review(
+            result.review_id, after = self.store.rate(
                 question_id,
                 lambda before: self.scheduler.review(before or new_card(question_id, now), rating, now),
                 reviewed_at=now,

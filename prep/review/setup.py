@@ -22,7 +22,7 @@ from prep.review.session import Mode, Session
 from prep.state.store import Store
 
 if TYPE_CHECKING:
-    from prep.bank.loaded import Bank
+    from prep.bank.contents import Bank
     from prep.bank.schema import Question
     from prep.review.plan import Plan
 
@@ -35,7 +35,7 @@ class ScheduleFiles:
     state: Path
     config: Path
     explicit_config: bool = False
-    bank: str = ""  # the bank's key in the review history
+    bank_key: str = ""  # the bank's key in the review history
 
 
 def open_schedule(
@@ -49,7 +49,7 @@ def open_schedule(
         overrides={"desired_retention": retention, "new_per_day": new},
         explicit=files.explicit_config,
     )
-    store = Store(files.state, write=write, bank=files.bank)
+    store = Store(files.state, write=write, bank_key=files.bank_key)
     personal = store.fsrs_parameters()
     scheduler = Scheduler(
         replace(settings.scheduler, parameters=personal) if personal else settings.scheduler

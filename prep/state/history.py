@@ -1,7 +1,7 @@
 """Moving a bank's history: renaming a question, exporting, merging an export, pruning the
 history of questions gone from the bank, and carrying history over to a copy of the bank.
 
-Mixed into ``Store``: ``db`` is its connection and ``bank`` the key of its bank.
+Mixed into ``Store``: ``db`` is its connection and ``bank_key`` the key of its bank.
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from prep.state.rows import save_card_row
 from prep.state.sqlite import Connection
 
 
-def scope(bank: str | None, *, unassigned: bool = True) -> tuple[str, tuple]:
+def scope(bank_key: str | None, *, unassigned: bool = True) -> tuple[str, tuple]:
     """A WHERE clause for the rows a bank sees: its own, and (*unassigned*) those recorded before
     prep kept track of banks (''). A store opened with no bank (tools, tests) sees every row."""
-    if bank is None:
+    if bank_key is None:
         return "1", ()
-    return ("bank IN (?, '')", (bank,)) if unassigned else ("bank = ?", (bank,))
+    return ("bank IN (?, '')", (bank_key,)) if unassigned else ("bank = ?", (bank_key,))
 
 
 # The columns of a review and of a practice answer that move with an export (not the row id).
@@ -48,7 +48,7 @@ _CARD_COLUMNS = (
 
 class HistoryMoves:
     db: Connection
-    bank: str | None
+    bank_key: str | None
 
     def cards(self) -> dict[str, CardState]: ...  # provided by Store
     def content_hashes(self) -> dict[str, str | None]: ...  # provided by Store
@@ -57,7 +57,7 @@ class HistoryMoves:
     def history_ids(self, *, unassigned: bool = False) -> set[str]:
         """The question ids this bank's history has a card, a review, a practice answer or a teaching for;
         with *unassigned*, also those only history from before banks were recorded has."""
-        where, args = scope(self.bank, unassigned=unassigned)
+        where, args = scope(self.bank_key, unassigned=unassigned)
         return {
             r[0]
             for r in self.db.execute(
@@ -71,7 +71,7 @@ class HistoryMoves:
 
     def has_history(self, question_id: str) -> bool:
         """Whether this bank sees any history for the id (its own or unassigned)."""
-        where, args = scope(self.bank)
+        where, args = scope(self.bank_key)
         row = self.db.execute(
             f"SELECT 1 FROM cards WHERE {where} AND question_id = ? UNION SELECT 1 FROM reviews WHERE {where}"
             f" AND question_id = ? UNION SELECT 1 FROM practice WHERE {where} AND question_id = ? LIMIT 1",
@@ -90,41 +90,43 @@ class HistoryMoves:
                 raise StateError(f"the state database already has history for {new!r}")
             self._copy_unassigned(db, old)
             db.execute(
-                "UPDATE cards SET question_id = ? WHERE bank = ? AND question_id = ?", (new, self.bank, old)
+                "UPDATE cards SET question_id = ? WHERE bank = ? AND question_id = ?",
+                (new, self.bank_key, old),
             )
             practice = db.execute(
                 "UPDATE practice SET question_id = ? WHERE bank = ? AND question_id = ?",
-                (new, self.bank, old),
+                (new, self.bank_key, old),
             ).rowcount
             reviews = db.execute(
-                "UPDATE reviews SET question_id = ? WHERE bank = ? AND question_id = ?", (new, self.bank, old)
+                "UPDATE reviews SET question_id = ? WHERE bank = ? AND question_id = ?",
+                (new, self.bank_key, old),
             ).rowcount
             db.execute(
                 "UPDATE teachings SET question_id = ? WHERE bank = ? AND question_id = ?",
-                (new, self.bank, old),
+                (new, self.bank_key, old),
             )
             yield reviews, practice
 
     def _copy_unassigned(self, db: Connection, question_id: str) -> None:
         """Make this bank's own copy of a question's unassigned history (not already its own)."""
-        if not self.bank:
+        if not self.bank_key:
             return
         fields = [f for f in REVIEW_FIELDS if f != "bank"]
         db.execute(
             f"INSERT INTO reviews (bank, {', '.join(fields)}) SELECT ?, {', '.join(fields)} FROM reviews"
             " WHERE bank = '' AND question_id = ?",
-            (self.bank, question_id),
+            (self.bank_key, question_id),
         )
         fields = [f for f in PRACTICE_FIELDS if f != "bank"]
         db.execute(
             f"INSERT INTO practice (bank, {', '.join(fields)}) SELECT ?, {', '.join(fields)} FROM practice"
             " WHERE bank = '' AND question_id = ?",
-            (self.bank, question_id),
+            (self.bank_key, question_id),
         )
         db.execute(
             f"INSERT OR IGNORE INTO cards (bank, {_CARD_COLUMNS}) SELECT ?, {_CARD_COLUMNS} FROM cards"
             " WHERE bank = '' AND question_id = ?",
-            (self.bank, question_id),
+            (self.bank_key, question_id),
         )
 
     def carry_over(self, source: str) -> int:
@@ -136,14 +138,14 @@ class HistoryMoves:
                 copied = db.execute(
                     f"INSERT INTO {table} (bank, {', '.join(own)}) SELECT ?, {', '.join(own)} FROM {table}"
                     " WHERE bank = ?",
-                    (self.bank, source),
+                    (self.bank_key, source),
                 ).rowcount
                 if table == "reviews":
                     reviews = copied
             db.execute(
                 f"INSERT OR IGNORE INTO cards (bank, {_CARD_COLUMNS}) SELECT ?, {_CARD_COLUMNS} FROM cards"
                 " WHERE bank = ?",
-                (self.bank, source),
+                (self.bank_key, source),
             )
         return reviews
 
@@ -151,7 +153,7 @@ class HistoryMoves:
         """("card" | "review" | "practice" | "teaching", fields) of this bank's history (its own rows and the
         unassigned ones; every bank's with *all_banks*) in a fixed order, so that the same history
         always exports the same way."""
-        where, args = scope(None if all_banks else self.bank)
+        where, args = scope(None if all_banks else self.bank_key)
         for row in self.db.execute(
             f"SELECT bank, {_CARD_COLUMNS} FROM cards WHERE {where} ORDER BY question_id, bank", args
         ):
@@ -201,7 +203,7 @@ class HistoryMoves:
     def prune(self, keep: set[str], *, unassigned: bool = False) -> dict[str, int]:
         """Delete this bank's history of every question id not in *keep*; with *unassigned*, also
         history from before banks were recorded of ids not in *keep*."""
-        where, args = scope(self.bank, unassigned=unassigned)
+        where, args = scope(self.bank_key, unassigned=unassigned)
         with self.transaction() as db:
             gone = sorted(self.history_ids(unassigned=unassigned) - keep)
             counts = {"reviews": 0, "cards": 0, "practice": 0, "teachings": 0}
@@ -213,10 +215,10 @@ class HistoryMoves:
         return {"questions": len(gone), **counts}
 
 
-def _merge_card(db: Connection, card: CardState, content: str | None, bank: str) -> str:
+def _merge_card(db: Connection, card: CardState, content: str | None, bank_key: str) -> str:
     """Save an imported card unless the state has one reviewed as late; which count it adds to."""
     row = db.execute(
-        "SELECT last_review FROM cards WHERE bank = ? AND question_id = ?", (bank, card.question_id)
+        "SELECT last_review FROM cards WHERE bank = ? AND question_id = ?", (bank_key, card.question_id)
     ).fetchone()
     if (
         row is not None
@@ -224,5 +226,5 @@ def _merge_card(db: Connection, card: CardState, content: str | None, bank: str)
         and not (card.last_review and card.last_review > parse_time(row[0]))
     ):
         return "cards_kept"
-    save_card_row(db, bank, card, content)
+    save_card_row(db, bank_key, card, content)
     return "cards_added" if row is None else "cards_updated"

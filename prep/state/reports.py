@@ -55,10 +55,10 @@ class Overrides:
     overridden_after: int
 
 
-def _scope(bank: str | None, question_ids: Collection[str] | None) -> tuple[str, tuple]:
+def _scope(bank_key: str | None, question_ids: Collection[str] | None) -> tuple[str, tuple]:
     """A WHERE clause for the bank's rows (see history.scope) and the selected questions; one
     JSON parameter, however many questions are selected."""
-    where, args = scope(bank)
+    where, args = scope(bank_key)
     if question_ids is None:
         return where, args
     return f"{where} AND question_id IN (SELECT value FROM json_each(?))", (
@@ -71,11 +71,11 @@ class ReportQueries:
     """Mixed into ``Store``; ``db`` is its connection."""
 
     db: Connection
-    bank: str | None
+    bank_key: str | None
 
     def review_totals(self) -> dict[str, QuestionTotals]:
         """Per question over the whole log: reviews, passes, average score, time spent."""
-        where, args = scope(self.bank)
+        where, args = scope(self.bank_key)
         rows = self.db.execute(  # a table scan beats 100k index lookups
             "SELECT question_id, COUNT(*), SUM(rating >= 3), AVG(score), TOTAL(elapsed_seconds)"
             f" FROM reviews NOT INDEXED WHERE {where} GROUP BY question_id",
@@ -88,7 +88,7 @@ class ReportQueries:
     def activity_by_hour(self, question_ids: Collection[str] | None = None) -> list[tuple[str, int]]:
         """Reviews and practice answers per UTC hour ("YYYY-MM-DDTHH"): grouping fixed-width text
         is cheap, and the caller shifts hours to local days faster than SQLite's 'localtime'."""
-        where, args = _scope(self.bank, question_ids)
+        where, args = _scope(self.bank_key, question_ids)
         return [
             (hour, n)
             for hour, n in self.db.execute(
@@ -100,7 +100,7 @@ class ReportQueries:
         ]
 
     def time_spent(self, since: datetime, question_ids: Collection[str] | None = None) -> TimeSpent:
-        where, args = _scope(self.bank, question_ids)
+        where, args = _scope(self.bank_key, question_ids)
         stamp = format_time(since)
         seconds, recent, reviews = self.db.execute(
             "SELECT TOTAL(elapsed_seconds), TOTAL(CASE WHEN reviewed_at >= ? THEN elapsed_seconds END), "
@@ -118,7 +118,7 @@ class ReportQueries:
 
     def grader_agreement(self, question_ids: Collection[str] | None = None) -> tuple[int, int]:
         """(reviews the grader suggested a rating for, how many of them the user rated as suggested)."""
-        where, args = _scope(self.bank, question_ids)
+        where, args = _scope(self.bank_key, question_ids)
         suggested, agreed = self.db.execute(
             "SELECT COUNT(*), TOTAL(rating = suggested) FROM reviews WHERE suggested IS NOT NULL AND "
             f"{where}",
@@ -130,7 +130,7 @@ class ReportQueries:
         """Per question: how often the user rated other than the grader suggested, before its
         first teaching and after. The review of the drill turn that taught it (the first one
         after the teaching, with the user's ticks) graded the answer before it learned: before."""
-        where, args = scope(self.bank)
+        where, args = scope(self.bank_key)
         rows = self.db.execute(
             f"""
             WITH rv AS (SELECT question_id, reviewed_at, rating != suggested AS overridden, ticked
@@ -152,14 +152,14 @@ class ReportQueries:
         return {qid: Overrides(int(a), int(b), int(c), int(d)) for qid, a, b, c, d in rows}
 
     def taught_questions(self) -> set[str]:
-        where, args = scope(self.bank)
+        where, args = scope(self.bank_key)
         return {
             r[0] for r in self.db.execute(f"SELECT DISTINCT question_id FROM teachings WHERE {where}", args)
         }
 
     def recent_answers(self, limit: int) -> list[RecentAnswer]:
         """The last *limit* reviews, newest first (by the time index: the log may be long)."""
-        where, args = scope(self.bank)
+        where, args = scope(self.bank_key)
         rows = self.db.execute(
             "SELECT question_id, reviewed_at, rating, elapsed_seconds, card_before IS NULL"
             f" FROM reviews INDEXED BY reviews_time WHERE {where} ORDER BY reviewed_at DESC LIMIT ?",
@@ -169,7 +169,7 @@ class ReportQueries:
 
     def rating_sequences(self) -> Iterator[tuple[str, str, int]]:
         """(question id, reviewed_at as stored, rating) of every review, by question then time."""
-        where, args = scope(self.bank)
+        where, args = scope(self.bank_key)
         yield from self.db.execute(
             f"SELECT question_id, reviewed_at, rating FROM reviews WHERE {where}"
             " ORDER BY question_id, reviewed_at, id",

@@ -26,12 +26,12 @@ class Review:
     ticked: tuple[int, ...] | None = None  # the key points the user ticked instead (`t`), if any
 
 
-def save_card_row(db: sqlite3.Connection, bank: str, card: CardState, content_hash: str | None) -> None:
+def save_card_row(db: sqlite3.Connection, bank_key: str, card: CardState, content_hash: str | None) -> None:
     db.execute(
         "INSERT OR REPLACE INTO cards (bank, question_id, due, state, step, stability, difficulty,"
         " last_review, reps, lapses, content_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
-            bank,
+            bank_key,
             card.question_id,
             format_time(card.due),
             card.state,

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from prep.bank.messages import dotted_path, validation_message
-from prep.bank.names import ID_PATTERN
+from prep.bank.naming import ID_PATTERN
 from prep.errors import InvalidInput, Problem, StateError, display_path
 from prep.state.cards import CardState, format_time, parse_time
 from prep.state.store import Store
@@ -60,9 +60,9 @@ def import_lines(store: Store, path: Path, *, keep_banks: bool = False) -> Impor
     """
     cards, rows = parse_export(path)
     if not keep_banks:
-        cards = [(card, content, store.bank if bank else "") for card, content, bank in cards]
+        cards = [(card, content, store.bank_key if bank else "") for card, content, bank in cards]
         for row in (row for kind in rows.values() for row in kind):
-            row["bank"] = store.bank if row["bank"] else ""
+            row["bank"] = store.bank_key if row["bank"] else ""
     return ImportReport(**store.merge(cards, rows))
 
 

@@ -7,8 +7,7 @@ from typing import Annotated
 
 import typer
 
-from prep.bank.names import KINDS
-from prep.bank.naming import check_category_name
+from prep.bank.naming import KINDS, check_category_name
 from prep.cli import plain
 from prep.cli.context import AppContext
 from prep.cli.options import option

@@ -99,7 +99,7 @@ def _find_by_id(location, question_id: str, in_answers: bool):  # type: ignore[n
     load, so it has no place in the bank."""
     import re
 
-    from prep.bank.loaded import Origin
+    from prep.bank.contents import Origin
     from prep.paths import bank_files
 
     key = "question" if in_answers else "id"

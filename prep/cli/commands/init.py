@@ -31,7 +31,7 @@ def init(
     carried = 0
     if app.state_path.exists():  # the copy starts with the progress made on the bundled bank
         try:
-            with Store(app.state_path, bank=BankLocation(directory, "option").key) as store:
+            with Store(app.state_path, bank_key=BankLocation(directory, "option").key) as store:
                 carried = store.carry_over(BUNDLED_KEY)
         except StateError as error:  # the bank is created; its history can be imported later
             typer.echo(f"prep: the bundled bank's history was not carried over: {error.message}", err=True)

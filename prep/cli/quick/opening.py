@@ -23,11 +23,14 @@ class QuickStart(NamedTuple):
         """The review state of this bank, read only."""
         from prep.state.store import Store
 
-        return Store(self.state, write=False, bank=self.location.key)
+        return Store(self.state, write=False, bank_key=self.location.key)
 
 
 def quick_start(
-    bank: Path | None, state: Path | None, config: Path | None, filters: dict[str, list[str]]
+    bank_option: Path | None,
+    state_option: Path | None,
+    config_option: Path | None,
+    filters: dict[str, list[str]],
 ) -> QuickStart:
     """The bank, its selected rows, the settings and the state file the global options name."""
     import os
@@ -37,8 +40,8 @@ def quick_start(
     from prep.bank.selection import select_rows
     from prep.paths import ENV_CONFIG, config_path, find_bank, state_path
 
-    location = find_bank(bank)
+    location = find_bank(bank_option)
     rows = select_rows(question_index(location), **filters)
-    explicit = config is not None or bool(os.environ.get(ENV_CONFIG))
-    settings = config_module.load(config_path(config), explicit=explicit)
-    return QuickStart(location, rows, settings, state_path(state))
+    explicit = config_option is not None or bool(os.environ.get(ENV_CONFIG))
+    settings = config_module.load(config_path(config_option), explicit=explicit)
+    return QuickStart(location, rows, settings, state_path(state_option))

@@ -57,7 +57,7 @@ class MemoryModel:
         the session): FSRS's short-term stability."""
         return self._same_day(stability, rating), self.difficulty(difficulty, rating)
 
-    def review(
+    def after_review(
         self, stability: float, difficulty: float, recall: float, rating: Rating = Rating.GOOD
     ) -> tuple[float, float]:
         """After a review a day or more later, answered with *rating* when recall was *recall*."""
@@ -67,12 +67,12 @@ class MemoryModel:
 
     def lapse(self, stability: float, difficulty: float, recall: float) -> tuple[float, float]:
         """Forgotten at a review (Again), then answered Good when it comes back the same day."""
-        return self.again_today(*self.review(stability, difficulty, recall, Rating.AGAIN))
+        return self.again_today(*self.after_review(stability, difficulty, recall, Rating.AGAIN))
 
     # The stability alone, for a last review (no later review needs its difficulty).
 
     def kept(self, stability: float, difficulty: float, recall: float) -> float:
-        """``review(...)[0]`` for an answer rated Good."""
+        """``after_review(...)[0]`` for an answer rated Good."""
         return self._recalled(stability, difficulty, recall, Rating.GOOD)
 
     def relearned(self, stability: float, difficulty: float, recall: float) -> float:

@@ -129,7 +129,7 @@ class Planner:
 
     # --- reviews -------------------------------------------------------------------------
 
-    def review(self, now: dict[str, float]) -> None:
+    def add_reviews(self, now: dict[str, float]) -> None:
         """Add reviews one at a time, the largest gain in expected recall on the day per second
         first, as each review would gain on its best day: the day before the interview for a
         card's last review, the middle of the longest gap for one between two others. Each is

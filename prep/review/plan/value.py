@@ -92,6 +92,6 @@ def _follow(
             relearned = model.relearned(stability, difficulty, recall)
             left = horizon - day
             return recall * model.recall(kept, left) + (1 - recall) * model.recall(relearned, left), fails
-        stability, difficulty = model.review(stability, difficulty, recall, Rating.GOOD)
+        stability, difficulty = model.after_review(stability, difficulty, recall, Rating.GOOD)
         last = day
     return model.recall(stability, horizon - last), fails
