@@ -179,7 +179,7 @@ def test_skip_records_nothing_and_keeps_the_typed_answer_as_practice(session_for
     ui = ScriptedUI([GOOD], [Choice("skip")])
     Drill(session, queue("dp-vs-mp"), ui).run()
     assert session.store.reviews() == []
-    assert [row["answer"] for row in session.store.practice("dp-vs-mp")] == [GOOD]
+    assert [row.answer for row in session.store.practice("dp-vs-mp")] == [GOOD]
 
 
 def test_ctrl_c_at_the_rating_keeps_the_answer_and_ends_with_a_summary(session_for):
@@ -188,7 +188,7 @@ def test_ctrl_c_at_the_rating_keeps_the_answer_and_ends_with_a_summary(session_f
     summary = Drill(session, queue("zero-stages", "dp-vs-mp"), ui).run()
     assert summary.interrupted
     assert [r.question_id for r in summary.results] == ["zero-stages"]
-    assert [row["answer"] for row in session.store.practice("dp-vs-mp")] == [GOOD]
+    assert [row.answer for row in session.store.practice("dp-vs-mp")] == [GOOD]
 
 
 def test_end_of_input_at_an_answer_ends_the_session(session_for):

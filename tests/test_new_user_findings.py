@@ -54,7 +54,7 @@ def test_ctrl_c_while_typing_keeps_the_lines_already_entered(bank_dir, state_fil
         ).run()
         assert summary.interrupted
         kept = store.practice("zero-stages")
-    assert [(row["answer"], row["mode"], row["rating"]) for row in kept] == [
+    assert [(row.answer, row.mode, row.rating) for row in kept] == [
         ("Stage one shards the optimizer state", "drill", None)
     ]
 

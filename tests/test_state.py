@@ -135,7 +135,7 @@ def test_import_merges_newer_card_states(tmp_path):
         later = card1.due
         card2 = scheduler.review(card1, Rating.EASY, later)
         sb.record(card1, card2, reviewed_at=later, rating=4)
-        from prep.state.transfer import export_lines, import_lines
+        from prep.state.history import export_lines, import_lines
 
         dump = tmp_path / "b.jsonl"
         dump.write_text("".join(line + "\n" for line in export_lines(sb)))

@@ -295,10 +295,11 @@ def test_teachings_travel_with_a_state_export(run, tmp_path, bank_dir):
 
 
 def test_a_bank_without_the_teachings_table_is_migrated(tmp_path):
+    from prep.state import reports
     from prep.state.store import Store
 
     with Store(tmp_path / "s.sqlite3", bank_key="b") as store:
-        assert store.overrides() == {} and store.taught_questions() == set()
+        assert reports.overrides(store) == {} and reports.taught_questions(store) == set()
 
 
 # --- `t` in a drill ------------------------------------------------------------------------------

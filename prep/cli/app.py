@@ -19,6 +19,7 @@ from typer.core import TyperGroup
 
 from prep import __version__
 from prep.cli.context import AppContext
+from prep.cli.output import echo
 from prep.cli.usage import SuggestingGroup, fail, is_usage_error
 from prep.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_STATE, PrepError
 
@@ -167,7 +168,7 @@ class _PrepGroup(SuggestingGroup, TyperGroup):
                 arg.encode("utf-8")
             except UnicodeEncodeError:
                 shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-                typer.echo(f"prep: an argument is not valid UTF-8 text: {shown}", err=True)
+                echo(f"prep: an argument is not valid UTF-8 text: {shown}", err=True)
                 sys.exit(EXIT_ERROR)
         argv = list(args)
         try:
@@ -197,12 +198,12 @@ class _PrepGroup(SuggestingGroup, TyperGroup):
         except KeyboardInterrupt:
             if _debug(ctx):
                 raise
-            typer.echo("prep: interrupted", err=True)
+            echo("prep: interrupted", err=True)
             ctx.exit(EXIT_INTERRUPTED)
         except typer.Abort:  # Ctrl-C or Ctrl-D at a question prep asked: nothing was written yet
             if _debug(ctx):
                 raise
-            typer.echo("prep: cancelled", err=True)
+            echo("prep: cancelled", err=True)
             ctx.exit(EXIT_INTERRUPTED)
         except (typer.Exit, SystemExit):
             raise
@@ -212,12 +213,10 @@ class _PrepGroup(SuggestingGroup, TyperGroup):
             if _debug(ctx) or "click" in error.__class__.__module__:
                 raise
             if error.__class__.__module__ == "sqlite3":  # e.g. corruption found mid-session
-                typer.echo(f"prep: state database error: {error}", err=True)
-                typer.echo(
-                    "  run `prep state check` for what to do; nothing rated before this was lost", err=True
-                )
+                echo(f"prep: state database error: {error}", err=True)
+                echo("  run `prep state check` for what to do; nothing rated before this was lost", err=True)
                 ctx.exit(EXIT_STATE)
-            typer.echo(
+            echo(
                 f"prep: internal error: {error.__class__.__name__}: {error}\n"
                 "Run again with --debug for the traceback, and please report it.",
                 err=True,
@@ -256,7 +255,7 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"prep {__version__}")
+        echo(f"prep {__version__}")
         raise typer.Exit()
 
 

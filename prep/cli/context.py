@@ -95,9 +95,10 @@ class AppContext:
     def retired_ids(self) -> frozenset[str]:
         """Ids the review history has but the bank no longer does (removed, not yet pruned): a new
         question given one of them would inherit that history."""
+        from prep.state.history import history_ids
 
         with self.store(write=False) as store:
-            return frozenset(store.history_ids() - set(self.bank().questions))
+            return frozenset(history_ids(store) - set(self.bank().questions))
 
     @property
     def state_path(self) -> Path:

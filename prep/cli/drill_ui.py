@@ -17,8 +17,9 @@ from rich.panel import Panel
 from rich.text import Text
 
 from prep.bank.schema import Question
+from prep.cli.output import console, echo
 from prep.cli.plain import counted
-from prep.cli.render import KIND_STYLE, console, difficulty, grade_report, prompt_panel
+from prep.cli.render import KIND_STYLE, difficulty, grade_report, prompt_panel
 from prep.grading.grade import Grade
 from prep.rating import Rating
 from prep.review.drill import AnswerInterrupted, Choice
@@ -293,8 +294,7 @@ class ConsoleUI:
             if self.interactive:
                 _line_editing()
                 if self.out.stderr:  # --json: stdout is kept for the summary, even the prompt
-                    sys.stderr.write(prompt)
-                    sys.stderr.flush()
+                    echo(prompt, err=True, nl=False)
                     return input()
                 return input(prompt)
             line = self.stdin.readline()

@@ -12,7 +12,8 @@ def question_json(bank, question) -> dict:  # type: ignore[no-untyped-def]
 
 def print_questions(bank, questions, hits) -> None:  # type: ignore[no-untyped-def]
     """The table of questions (the hits of a search, where there are any) and how many."""
-    from prep.cli.render import console, question_table
+    from prep.cli.output import console
+    from prep.cli.render import question_table
 
     out = console()
     shown = len(hits) if hits is not None else len(questions)

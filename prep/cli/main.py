@@ -34,6 +34,7 @@ def quick_next(argv: list[str]) -> int | None:
     paths, filters, as_json = _parse(argv, command)  # type: ignore[misc]
     from pathlib import Path
 
+    from prep.cli.output import echo
     from prep.cli.quick.opening import quick_start
     from prep.cli.report import report
     from prep.errors import PrepError
@@ -54,7 +55,7 @@ def quick_next(argv: list[str]) -> int | None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except KeyboardInterrupt:
-        sys.stderr.write("prep: interrupted\n")
+        echo("prep: interrupted", err=True)
         return 130
     return 0
 

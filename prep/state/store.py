@@ -8,7 +8,6 @@ state from before it, which makes undo exact.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -17,16 +16,14 @@ from typing import Any
 from prep.errors import StateError
 from prep.state.cards import CardState, format_time, parse_time
 from prep.state.database import StateDatabase
-from prep.state.history import PRACTICE_FIELDS, REVIEW_FIELDS, HistoryMoves, scope  # noqa: F401
-from prep.state.reports import ReportQueries
-from prep.state.rows import Review, card_of, review_of, save_card_row  # noqa: F401
+from prep.state.rows import Practice, Review, card_of, practice_of, review_of, save_card_row, scope
 from prep.state.sqlite import Connection
 
 
-class Store(StateDatabase, ReportQueries, HistoryMoves):
+class Store(StateDatabase):
     """The review state of one bank: cards, the review log, practice answers and settings. Every
-    SQL statement prep runs on it is a named method here (or in its report queries and history
-    moves).
+    SQL statement prep runs on them is a named method here, but for the aggregate queries of
+    ``reports`` and the moves of a whole history in ``history``, functions over a store.
 
     *bank_key* is the key of the bank the rows belong to (``BankLocation.key``). A bank sees its own
     rows and the unassigned ones ('', recorded before prep kept track of banks) for the ids it
@@ -216,14 +213,13 @@ class Store(StateDatabase, ReportQueries, HistoryMoves):
         with self.transaction() as db:
             db.execute("DELETE FROM practice WHERE id = ?", (practice_id,))
 
-    def practice(self, question_id: str) -> list[sqlite3.Row]:
+    def practice(self, question_id: str) -> list[Practice]:
         where, args = scope(self.bank_key)
-        return list(
-            self.db.execute(
-                f"SELECT * FROM practice WHERE {where} AND question_id = ? ORDER BY practiced_at, id",
-                (*args, question_id),
-            )
+        rows = self.db.execute(
+            f"SELECT * FROM practice WHERE {where} AND question_id = ? ORDER BY practiced_at, id",
+            (*args, question_id),
         )
+        return [practice_of(row) for row in rows]
 
     # --- teaching: the user's own words added to key points ---------------------------------
 

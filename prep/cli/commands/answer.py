@@ -8,7 +8,8 @@ import typer
 
 from prep.cli.context import AppContext
 from prep.cli.options import question_argument
-from prep.cli.plain import emit_json, read_stdin_text, report_change
+from prep.cli.output import echo, emit_json
+from prep.cli.plain import read_stdin_text, report_change
 from prep.errors import display_path
 
 
@@ -42,7 +43,7 @@ def answer(
             if as_json:
                 emit_json({"id": question.id, "files": [], "created": [], "changed": False})
             else:
-                typer.echo(f"{reason}: nothing was changed")
+                echo(f"{reason}: nothing was changed")
             return
     previous = bank.answers.get(question.id)
     change = authoring.set_answer(location, bank, question.id, text)

@@ -7,7 +7,8 @@ import typer
 
 from prep.cli.context import AppContext
 from prep.cli.options import CategoryOption, KindOption, TagOption, filters, option
-from prep.cli.plain import counted, emit_json
+from prep.cli.output import emit_json
+from prep.cli.plain import counted
 from prep.errors import EXIT_INTERRUPTED
 
 

@@ -7,6 +7,7 @@ import typer
 
 from prep.cli.context import AppContext
 from prep.cli.options import question_argument
+from prep.cli.output import echo
 from prep.cli.plain import counted
 from prep.errors import EXIT_INVALID_BANK, UsageError, display_path
 
@@ -63,10 +64,10 @@ def edit(
                 if problems
                 else "the bank is valid"
             )
-            typer.echo(f"{'saved' if changed else 'no changes'}; {state} ({edited})")
+            echo(f"{'saved' if changed else 'no changes'}; {state} ({edited})")
             return
         for problem in fresh:
-            typer.echo(str(problem), err=True)
+            echo(str(problem), err=True)
         if not _edit_again(origin.file, original, edited):
             return
 
@@ -82,14 +83,14 @@ def _edit_again(path: Path, original: bytes, edited: str) -> bool:
         choice = typer.prompt("[e]dit again, [r]evert, [k]eep anyway", default="e").strip().lower()[:1]
     except typer.Abort:
         atomic_write(path, original.decode("utf-8"))
-        typer.echo(f"prep: edit discarded: {edited} reverted to what it was before", err=True)
+        echo(f"prep: edit discarded: {edited} reverted to what it was before", err=True)
         raise typer.Exit(EXIT_INTERRUPTED) from None
     if choice == "r":
         atomic_write(path, original.decode("utf-8"))
-        typer.echo("reverted")
+        echo("reverted")
         return False
     if choice == "k":
-        typer.echo("kept with problems; `prep validate` lists them")
+        echo("kept with problems; `prep validate` lists them")
         raise typer.Exit(EXIT_INVALID_BANK)
     return True
 

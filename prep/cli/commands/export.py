@@ -7,6 +7,7 @@ import typer
 
 from prep.cli.context import AppContext
 from prep.cli.options import CategoryOption, KindOption, OutputOption, TagOption, command_group, filters
+from prep.cli.output import echo
 from prep.cli.plain import counted
 from prep.errors import UsageError, display_path
 
@@ -22,13 +23,13 @@ def _selected(app: AppContext, category, tag, kind):  # type: ignore[no-untyped-
 
 def _write(text: str, output: Path | None) -> None:
     if output is None:
-        typer.echo(text, nl=False)
+        echo(text, nl=False)
         return
     from prep.files import atomic_write
 
     output.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(output, text)
-    typer.echo(f"wrote {display_path(output)}", err=True)
+    echo(f"wrote {display_path(output)}", err=True)
 
 
 @export_app.command("cram")
@@ -128,7 +129,7 @@ def anki(
         raise UsageError(f"{output}: Anki packages end in .apkg")
     bank, questions = _selected(app, category, tag, kind)
     count = anki_package(bank, questions, output)
-    typer.echo(f"wrote {counted(count, 'note')} to {display_path(output)}")
+    echo(f"wrote {counted(count, 'note')} to {display_path(output)}")
 
 
 @export_app.command("csv")

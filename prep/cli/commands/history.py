@@ -6,7 +6,7 @@ import typer
 
 from prep.cli.context import AppContext
 from prep.cli.options import question_argument
-from prep.cli.plain import emit_json
+from prep.cli.output import emit_json
 
 
 def history(
@@ -35,7 +35,7 @@ def history(
         return
     from rich.table import Table
 
-    from prep.cli.render import console
+    from prep.cli.output import console
 
     out = console()
     out.print(question.prompt if question else f"{question_id} (no longer in the bank)", style="bold")

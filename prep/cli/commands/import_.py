@@ -6,7 +6,8 @@ from typing import Annotated
 import typer
 
 from prep.cli.context import AppContext
-from prep.cli.plain import counted, emit_json
+from prep.cli.output import echo, emit_json
+from prep.cli.plain import counted
 from prep.cli.quick.completion import categories
 from prep.errors import UsageError
 
@@ -65,8 +66,8 @@ def import_file(
     summary = f"added {counted(len(result.added), 'question')} to {category}"
     if result.updated or result.unchanged:  # prep's own Anki notes update their questions
         summary += f"; updated {counted(len(result.updated), 'question')} ({len(result.unchanged)} unchanged)"
-    typer.echo(summary)
+    echo(summary)
     notes = [(line, f"skipped: {reason}") for line, reason in result.skipped]
     notes += [(line, f"id {old!r} is taken; imported as {new!r}") for line, old, new in result.renamed]
     for line, note in sorted(notes):
-        typer.echo(f"{source.file}:{line}: {note}", err=True)
+        echo(f"{source.file}:{line}: {note}", err=True)

@@ -6,7 +6,8 @@ from typing import Annotated
 import typer
 
 from prep.cli.context import AppContext
-from prep.cli.plain import counted, emit_json
+from prep.cli.output import echo, emit_json
+from prep.cli.plain import counted
 from prep.errors import StateError, display_path
 
 
@@ -24,6 +25,7 @@ def init(
     """
     from prep.bank import authoring
     from prep.paths import BUNDLED_KEY, BankLocation
+    from prep.state.history import carry_over
     from prep.state.store import Store
 
     app: AppContext = ctx.obj
@@ -32,14 +34,14 @@ def init(
     if app.state_path.exists():  # the copy starts with the progress made on the bundled bank
         try:
             with Store(app.state_path, bank_key=BankLocation(directory, "option").key) as store:
-                carried = store.carry_over(BUNDLED_KEY)
+                carried = carry_over(store, BUNDLED_KEY)
         except StateError as error:  # the bank is created; its history can be imported later
-            typer.echo(f"prep: the bundled bank's history was not carried over: {error.message}", err=True)
+            echo(f"prep: the bundled bank's history was not carried over: {error.message}", err=True)
     if as_json:
         emit_json({"created": [display_path(p) for p in created], "reviews_carried_over": carried})
     else:
         history = f"; your {counted(carried, 'review')} of the bundled bank carried over" if carried else ""
-        typer.echo(
+        echo(
             f"created {', '.join(display_path(p) for p in created)}: run prep in {display_path(directory)} "
             f"to use it{history}"
         )

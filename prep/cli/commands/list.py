@@ -7,7 +7,7 @@ import typer
 from prep.cli.context import AppContext
 from prep.cli.listing import print_questions, question_json
 from prep.cli.options import CategoryOption, JsonOption, KindOption, TagOption, filters
-from prep.cli.plain import emit_json
+from prep.cli.output import emit_json
 
 
 def list_questions(

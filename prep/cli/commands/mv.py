@@ -18,15 +18,17 @@ def mv(
 ) -> None:
     """Rename a question id everywhere: definition, answers, follow-ups and review history."""
     from prep.bank import authoring
+    from prep.state import history
 
     app: AppContext = ctx.obj
     location, bank, _question = app.writable_question(old)
     if new == old:
         raise UsageError(f"{old!r} already has that id; nothing to rename")
     with app.store() as store:
-        if store.has_history(new):
+        if history.has_history(store, new):
             raise UsageError(f"the review history already has entries for {new!r}; choose another id")
-        with store.renaming(old, new) as (moved, practiced):  # rolled back if the files cannot be changed
+        # Rolled back if the files cannot be changed.
+        with history.renaming(store, old, new) as (moved, practiced):
             change = authoring.rename_question(location, bank, old, new)
     change.detail["reviews_moved"] = moved
     change.detail["practice_moved"] = practiced

@@ -5,7 +5,8 @@ from typing import Annotated
 import typer
 
 from prep.cli.context import AppContext
-from prep.cli.plain import counted, emit_json
+from prep.cli.output import echo, emit_json
+from prep.cli.plain import counted
 
 
 def optimize(
@@ -31,13 +32,13 @@ def optimize(
             or f"{counted(result['needed'], 'more review')} needed (have {result['reviews']}, "
             f"need {result['min_reviews']})"
         )
-        typer.echo(f"Not fitted yet: {reason}.")
+        echo(f"Not fitted yet: {reason}.")
         return
     d, p = result["default"], result["personal"]
-    typer.echo(f"Fitted on {result['reviews']} reviews ({result['items']} training items).")
-    typer.echo(f"  log loss  default {d['log_loss']:.4f}  personal {p['log_loss']:.4f}")
-    typer.echo(f"  RMSE      default {d['rmse']:.4f}  personal {p['rmse']:.4f}")
-    typer.echo(
+    echo(f"Fitted on {result['reviews']} reviews ({result['items']} training items).")
+    echo(f"  log loss  default {d['log_loss']:.4f}  personal {p['log_loss']:.4f}")
+    echo(f"  RMSE      default {d['rmse']:.4f}  personal {p['rmse']:.4f}")
+    echo(
         "Saved: the scheduler now uses your parameters."
         if result["saved"]
         else "Not saved: the defaults fit your history as well or better."

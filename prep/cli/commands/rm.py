@@ -7,7 +7,8 @@ import typer
 from prep.cli import plain
 from prep.cli.context import AppContext
 from prep.cli.options import question_argument
-from prep.cli.plain import counted, emit_json, report_change
+from prep.cli.output import echo, emit_json
+from prep.cli.plain import counted, report_change
 from prep.errors import UsageError
 
 
@@ -26,13 +27,13 @@ def rm(
         if not plain.interactive():
             raise UsageError("refusing to remove without confirmation; pass --yes")
         # The question goes to stderr, so that stdout holds only the result (JSON with --json).
-        typer.echo(f"{question_id}: {' '.join(question.prompt.split())}", err=True)
+        echo(f"{question_id}: {' '.join(question.prompt.split())}", err=True)
         what = f"{question_id} and its answer" if question_id in bank.answers else question_id
         if not typer.confirm(f"Remove {what}?", default=False, err=True):
             if as_json:
                 emit_json({"id": question_id, "files": [], "created": [], "removed": False})
             else:
-                typer.echo("nothing removed")
+                echo("nothing removed")
             return
     change = authoring.remove_question(location, bank, question_id)
     report_change(change, as_json, f"removed {question_id} ({counted(len(change.files), 'file')} changed)")

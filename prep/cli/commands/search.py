@@ -7,7 +7,7 @@ import typer
 from prep.cli.context import AppContext
 from prep.cli.listing import print_questions
 from prep.cli.options import JsonOption
-from prep.cli.plain import emit_json
+from prep.cli.output import emit_json
 
 
 def search(

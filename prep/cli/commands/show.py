@@ -7,7 +7,7 @@ import typer
 from prep.cli.context import AppContext
 from prep.cli.listing import question_json
 from prep.cli.options import JsonOption, QuestionArgument
-from prep.cli.plain import emit_json
+from prep.cli.output import emit_json
 
 
 def show(
@@ -24,7 +24,8 @@ def show(
     as_json: JsonOption = False,
 ) -> None:
     """Show one question: prompt, key points, pitfalls, your answer and follow-ups."""
-    from prep.cli.render import console, question_detail
+    from prep.cli.output import console
+    from prep.cli.render import question_detail
 
     app: AppContext = ctx.obj
     bank = app.bank()

@@ -6,7 +6,7 @@ import typer
 
 from prep.cli.context import AppContext
 from prep.cli.options import CategoryOption
-from prep.cli.plain import emit_json
+from prep.cli.output import emit_json
 
 
 def stats(
@@ -41,7 +41,7 @@ def stats(
     if as_json:
         emit_json(data)
         return
-    from prep.cli.render import console
+    from prep.cli.output import console
     from prep.cli.render_stats import stats_view
 
     out = console()

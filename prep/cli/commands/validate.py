@@ -4,7 +4,7 @@ import typer
 
 from prep.cli.context import AppContext
 from prep.cli.options import JsonOption
-from prep.cli.plain import emit_json
+from prep.cli.output import emit_json
 from prep.errors import EXIT_INVALID_BANK
 
 
@@ -18,7 +18,8 @@ def validate(
     reported as warnings and do not fail validation.
     """
     from prep.bank import lint
-    from prep.cli.render import console, validation_report
+    from prep.cli.output import console
+    from prep.cli.render import validation_report
 
     app: AppContext = ctx.obj
     report = lint.validate(app.bank_location())

@@ -3,8 +3,6 @@ work and its output, shared by the typer command and the console script's quick 
 
 from __future__ import annotations
 
-import json
-import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -14,6 +12,7 @@ if TYPE_CHECKING:
 def show_next(start: QuickStart, *, as_json: bool) -> None:
     """Print what `prep next` says of the selected questions."""
     from prep import clock
+    from prep.cli.output import echo, emit_json
     from prep.review.outlook import next_card
 
     settings = start.settings
@@ -27,7 +26,7 @@ def show_next(start: QuickStart, *, as_json: bool) -> None:
             at_risk_below=settings.scheduler.desired_retention,
         )
     if as_json:
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+        emit_json(data)
         return
     interview = data.get("interview")
     until = ""
@@ -36,8 +35,8 @@ def show_next(start: QuickStart, *, as_json: bool) -> None:
         until = f" · interview in {days} day{'s' if days != 1 else ''}"
     if data["next"] is None:
         done = "Nothing left in today's plan" if interview else "Nothing due"
-        sys.stdout.write(f"{done}{until}.\n")
+        echo(f"{done}{until}.")
     else:
         first = data["next"]
         counts = f"{data['due']} due now, {data['new']} new today{until}"
-        sys.stdout.write(f"{counts}. Next ({first['reason']}): {first['id']}\n  {first['prompt']}\n")
+        echo(f"{counts}. Next ({first['reason']}): {first['id']}\n  {first['prompt']}")

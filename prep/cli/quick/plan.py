@@ -5,7 +5,6 @@ text. Shared by the typer command (after it saves a date) and the console script
 from __future__ import annotations
 
 import json
-import sys
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -15,14 +14,16 @@ if TYPE_CHECKING:
 def show_plan(start: QuickStart, *, as_json: bool) -> None:
     """Print the plan for the selected questions."""
     from prep import clock
+    from prep.cli.output import echo, emit_json
     from prep.cli.render_plan import NO_DATE, example_date, plan_text
     from prep.review.plan import interview_plan, items_of
 
     rows, settings = start.rows, start.settings
     if settings.interview is None:
-        sys.stdout.write(
-            json.dumps({"interview": None}) + "\n" if as_json else NO_DATE.format(example=example_date())
-        )
+        if as_json:
+            echo(json.dumps({"interview": None}))
+        else:
+            echo(NO_DATE.format(example=example_date()), nl=False)
         return
     with start.store() as store:
         plan = interview_plan(
@@ -33,6 +34,6 @@ def show_plan(start: QuickStart, *, as_json: bool) -> None:
             at_risk_below=settings.scheduler.desired_retention,
         )
     if as_json:
-        sys.stdout.write(json.dumps(plan.to_dict(), indent=2) + "\n")
+        emit_json(plan.to_dict())
         return
-    sys.stdout.write("\n".join(plan_text(plan, rows)) + "\n")
+    echo("\n".join(plan_text(plan, rows)))

@@ -15,6 +15,7 @@ from prep.rating import Rating
 from prep.review.plan.memory import MemoryModel
 from prep.review.plan.plan import FIRST_FAIL, Memory, Plan, PlanInput, PlanItem, gc_paused, make_plan
 from prep.review.queue import start_of_day
+from prep.state import reports
 from prep.state.cards import format_time, parse_time
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ def _plan(
     today: date,
     at_risk_below: float,
 ) -> Plan:
-    answers = store.recent_answers(RECENT_ANSWERS)
+    answers = reports.recent_answers(store, RECENT_ANSWERS)
     own = own_seconds(answers)
     data = PlanInput(
         items=questions,
