@@ -3,7 +3,7 @@ fake UI through the DrillUI protocol, so each step can be checked on its own."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -18,65 +18,7 @@ from prep.review.scheduler import Scheduler
 from prep.review.session import Session
 from prep.state.store import Store
 
-from .test_drill import GOOD
-
-NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-
-
-class ScriptedUI:
-    """Answers from a script; records what the loop showed. Each script entry is consumed by the
-    call it is meant for, so a loop that asks something unexpected fails loudly."""
-
-    def __init__(
-        self, answers, choices, follow_ups=(), interrupt_at_choice: int | None = None, ticks=(), confirms=()
-    ):
-        self.answers = list(answers)
-        self.ticks = list(ticks)  # the sets of key points `t` ends with (None: cancelled)
-        self.confirms = list(confirms)
-        self.ticks_shown: list[set[int]] = []  # the grader's ticks (or the user's, a second time)
-        self.choices = list(choices)
-        self.follow_ups = list(follow_ups)
-        self.interrupt_at_choice = interrupt_at_choice
-        self.shown: list[tuple[str, str, int, int]] = []  # (question, reason, position, total)
-        self.grades: list[tuple[str, str | None]] = []  # (question, verdict)
-        self.notes: list[str] = []
-        self.offered: list[str] = []
-        self.suggested: list[str | None] = []
-
-    def show_card(self, question, item, position, total):
-        self.shown.append((question.id, item.reason, position, total))
-
-    def read_answer(self, question):
-        if not self.answers:
-            return None
-        return self.answers.pop(0), 20.0
-
-    def show_grade(self, question, graded, answer, elapsed):
-        self.grades.append((question.id, graded.verdict if graded else None))
-
-    def choose(self, suggested):
-        self.suggested.append(suggested)
-        if self.interrupt_at_choice is not None and len(self.suggested) == self.interrupt_at_choice:
-            raise KeyboardInterrupt
-        return self.choices.pop(0)
-
-    def offer_follow_up(self, question):
-        self.offered.append(question.id)
-        return self.follow_ups.pop(0) if self.follow_ups else False
-
-    def notify(self, message):
-        self.notes.append(message)
-
-    def edit(self, question):
-        self.notes.append(f"edit {question.id}")
-
-    def tick(self, question, ticked):
-        self.ticks_shown.append(set(ticked))
-        return self.ticks.pop(0)
-
-    def confirm(self, question):
-        self.notes.append(f"asked: {question}")
-        return self.confirms.pop(0)
+from .support import GOOD, MOMENT, ScriptedUI, rate
 
 
 @pytest.fixture
@@ -89,16 +31,12 @@ def session_for(bank_dir, state_file):
         stores.append(store)
         scheduler = Scheduler(SchedulerConfig(fuzz=False))
         return Session(
-            bank, store, scheduler, lambda: NOW, grader=grade, mode=mode, record=record, keep_practice=True
+            bank, store, scheduler, lambda: MOMENT, grader=grade, mode=mode, record=record, keep_practice=True
         )
 
     yield make
     for store in stores:
         store.close()
-
-
-def rate(name):
-    return Choice("rate", name)
 
 
 def queue(*ids, reason="new"):
@@ -227,5 +165,5 @@ def test_a_later_session_sees_the_card_due_when_the_scheduler_says(session_for):
     session = session_for()
     Drill(session, queue("dp-vs-mp"), ScriptedUI([GOOD], [rate(Rating.GOOD)])).run()
     card = session.store.card("dp-vs-mp")
-    assert card is not None and card.due > NOW
-    assert session.store.due_ids(NOW + timedelta(minutes=1)) == []
+    assert card is not None and card.due > MOMENT
+    assert session.store.due_ids(MOMENT + timedelta(minutes=1)) == []

@@ -15,6 +15,8 @@ from prep.grading.settings import Settings
 from prep.paths import BankLocation
 from prep.rating import Rating
 
+from .support import question
+
 
 @pytest.fixture
 def bank(bank_dir):
@@ -239,12 +241,7 @@ def test_written_forms_of_one_word_compare_equal():
 
 
 def _question(*points: str, pitfalls: tuple[str, ...] = ()) -> Question:
-    return Question(
-        id="q",
-        prompt="Explain quantization-aware training.",
-        key_points=[{"text": p} for p in points],
-        pitfalls=list(pitfalls),
-    )
+    return question("Explain quantization-aware training.", [{"text": p} for p in points], list(pitfalls))
 
 
 def test_hyphenated_shorthand_meets_the_spelled_out_claim():

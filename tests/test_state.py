@@ -14,43 +14,19 @@ from prep.paths import BankLocation
 from prep.rating import Rating
 from prep.review.scheduler import Scheduler
 from prep.state.cards import CardState, new_card
-from prep.state.migrations import MIGRATIONS, SCHEMA_VERSION
+from prep.state.migrations import SCHEMA_VERSION
 from prep.state.store import Store
 
+from .support import GOOD, NOW, old_database
+
 T0 = datetime(2026, 2, 1, 8, 0, tzinfo=UTC)
-GOOD = (
-    "In data parallelism each GPU holds a full copy of the model and processes a different part of "
-    "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
-    "does not fit on one GPU."
-)
-NOW = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
 # A damaged state database: SQLite's header, then pages that make no sense.
 DAMAGED = b"SQLite format 3\x00" + b"garbage" * 500
 
 
-def _old_database(path):
-    """A database as the first release wrote it: only migration 1 applied, one review."""
-    db = sqlite3.connect(path)
-    db.execute(
-        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT "
-        "NOT NULL)"
-    )
-    MIGRATIONS[0](db)
-    db.execute("INSERT INTO schema_migrations VALUES (1, 'm001_initial', '2026-01-01T00:00:00Z')")
-    db.execute(
-        "INSERT INTO reviews (question_id, reviewed_at, rating) VALUES ('dp-vs-mp', "
-        "'2026-01-02T00:00:00.000000Z', 3)"
-    )
-    db.execute(
-        "INSERT INTO cards (question_id, due, state) VALUES ('dp-vs-mp', '2026-01-03T00:00:00.000000Z', 2)"
-    )
-    db.commit()
-    db.close()
-
-
 def test_old_schema_is_migrated_in_place_after_a_backup(tmp_path):
     path = tmp_path / "state.sqlite3"
-    _old_database(path)
+    old_database(path)
     with Store(path) as store:
         assert store.schema_version() == SCHEMA_VERSION
         assert store.review_count() == 1
