@@ -35,8 +35,8 @@ from rapidfuzz import fuzz
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from prep.bank.contents import Bank
 from prep.bank.load import load_bank
-from prep.bank.loaded import Bank
 from prep.bank.schema import Question
 from prep.grading.grade import grade
 from prep.grading.settings import DEFAULT_SETTINGS, Settings

@@ -41,10 +41,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from prep.config import SchedulerConfig
-from prep.review.interview import RECENT_ANSWERS, first_fail
-from prep.review.memory import MemoryModel
-from prep.review.plan import PlanInput, PlanItem, make_plan, memory_of
-from prep.review.scheduler import RATINGS, Scheduler
+from prep.rating import Rating
+from prep.review.plan.inputs import RECENT_ANSWERS, first_fail
+from prep.review.plan.memory import MemoryModel
+from prep.review.plan.plan import PlanInput, PlanItem, make_plan, memory_of
+from prep.review.scheduler import Scheduler
 from prep.state.cards import CardState, new_card
 from prep.state.reports import RecentAnswer
 
@@ -91,17 +92,17 @@ class Learner:
         self.cards: dict[str, CardState] = {}
         self.answers: list[RecentAnswer] = []  # newest last: what `prep drill` would have recorded
 
-    def answer(self, question: Question, now: datetime) -> str:
+    def answer(self, question: Question, now: datetime) -> Rating:
         card = self.cards.get(question.id)
         if card is None:
-            rating = self.rng.choices(RATINGS, weights=FIRST_RATING)[0]
+            rating = self.rng.choices(tuple(Rating), weights=FIRST_RATING)[0]
         elif self.rng.random() < self.scheduler.retrievability(card, now):
-            rating = self.rng.choices(RATINGS[1:], weights=RECALLED_RATING)[0]
+            rating = self.rng.choices(tuple(Rating)[1:], weights=RECALLED_RATING)[0]
         else:
-            rating = "again"
+            rating = Rating.AGAIN
         self.cards[question.id] = self.scheduler.review(card or new_card(question.id, now), rating, now)
         first = card is None
-        self.answers.append(RecentAnswer(question.id, "", RATINGS.index(rating) + 1, question.seconds, first))
+        self.answers.append(RecentAnswer(question.id, "", rating, question.seconds, first))
         return rating
 
     def recall_at(self, questions: list[Question], moment: datetime) -> float:
@@ -123,7 +124,7 @@ def session(
         spent += question.seconds
         answers += 1
         clock += timedelta(seconds=question.seconds)
-        if rating == "again" and learner.cards[question.id].due - clock <= timedelta(minutes=20):
+        if rating == Rating.AGAIN and learner.cards[question.id].due - clock <= timedelta(minutes=20):
             pending.append(question)
     return answers, spent
 

@@ -87,7 +87,8 @@ def make_history(path: Path, bank_size: int, reviews: int = 100_000, seed: int =
         path.unlink()
     sys.path.insert(0, str(ROOT))
     from prep.config import SchedulerConfig
-    from prep.review.scheduler import RATINGS, Scheduler
+    from prep.rating import Rating
+    from prep.review.scheduler import Scheduler
     from prep.state.cards import format_time, new_card
     from prep.state.store import Store
 
@@ -101,14 +102,14 @@ def make_history(path: Path, bank_size: int, reviews: int = 100_000, seed: int =
         qid = ids[rng.randrange(min(len(ids), 4000))]  # a realistic working set
         when = start + timedelta(minutes=n * 90 * 24 * 60 / reviews)
         before = cards.get(qid)
-        rating = rng.choices(RATINGS, weights=[1, 2, 6, 2])[0]
+        rating = rng.choices(tuple(Rating), weights=[1, 2, 6, 2])[0]
         after = scheduler.review(before or new_card(qid, when), rating, when)
         cards[qid] = after
         rows.append(
             (
                 qid,
                 format_time(when),
-                RATINGS.index(rating) + 1,
+                int(rating),
                 3,
                 rng.randint(0, 100),
                 40.0,

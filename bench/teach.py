@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from grading import cut_phrasings, load_attempts  # noqa: E402
 
+from prep.bank.contents import Bank  # noqa: E402
 from prep.bank.load import load_bank  # noqa: E402
-from prep.bank.loaded import Bank  # noqa: E402
 from prep.grading.grade import grade, ticked_points  # noqa: E402
 from prep.grading.teach import Lesson, taught_question, try_lessons  # noqa: E402
 from prep.paths import BankLocation  # noqa: E402

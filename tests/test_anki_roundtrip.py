@@ -12,7 +12,7 @@ import pytest
 from prep.bank.load import load_bank
 from prep.paths import BankLocation
 
-from .conftest import write
+from .support import write
 
 # The ways Anki's "Notes in Plain Text" export can be made: with or without HTML, with or
 # without the columns naming each note's type, deck and GUID, and with a "#columns:" line

@@ -18,7 +18,7 @@ from prep.bank.load import load_bank
 from prep.cli.app import app
 from prep.paths import BankLocation
 
-from .conftest import write
+from .support import write
 
 ODD_FORMATTING = """\
 # Hand-written file: comments, odd spacing, flow lists and quoted strings must survive.

@@ -1,4 +1,5 @@
-"""What `prep rm` asks, and how each editor is told the line to open at."""
+"""What `prep rm` asks, what an interactive `prep add` asks again at once, and how each editor is
+told the line to open at."""
 
 from __future__ import annotations
 
@@ -80,3 +81,20 @@ def test_add_names_the_option_whose_value_the_bank_would_refuse(run, bank_dir, a
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [message + " nothing was written"]
     assert {f: f.read_bytes() for f in bank_dir.rglob("*.yaml")} == before
+
+
+def test_interactive_add_asks_again_at_once_for_a_bad_category_or_a_prompt_already_asked(
+    run, bank_dir, monkeypatch
+):
+    monkeypatch.setattr("prep.cli.plain.interactive", lambda: True)
+    script = (
+        "Inference Stuff\ninference\n"  # not a safe name: asked again, nothing typed after it lost
+        "What is the difference between data parallelism and model parallelism?\n"  # dp-vs-mp asks it
+        "What is paged attention?\nthe KV cache is split into fixed-size blocks\n\n\n\n\n\n\n\n"
+    )
+    result = run("add", input=script)
+    assert result.exit_code == 0, result.output
+    assert "category 'Inference Stuff' is not a safe name" in result.stderr
+    assert "question 'dp-vs-mp' already asks this; try again" in result.stderr
+    question = load_bank(BankLocation(bank_dir, "option")).questions["paged-attention"]
+    assert question.key_points[0].text == "the KV cache is split into fixed-size blocks"

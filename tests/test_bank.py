@@ -13,7 +13,7 @@ from prep.bank.load import check_bank, load_bank
 from prep.errors import BankInvalid
 from prep.paths import BankLocation
 
-from .conftest import write
+from .support import write
 
 BAD = Path(__file__).parent / "data" / "bad"
 VALID_QUESTION = """\

@@ -173,3 +173,59 @@ def test_interview_benchmark_prints_its_table_and_the_targets(tmp_path):
     assert "(a) FSRS, 10 new a day | (b) FSRS, new spread evenly | (c) plan" in result.stdout
     assert "bundled, 14 days, 60 min: at least 0.15 above (a)" in result.stdout
     assert "no day over its budget by more than 10%" in markdown.read_text()
+
+
+def test_star_benchmark_reports_every_figure_for_the_analyser_and_the_baseline(tmp_path):
+    labelled = tmp_path / "star-small.yaml"
+    labelled.write_text(
+        textwrap.dedent("""\
+        questions:
+          - id: cost
+            prompt: Give an example of when you reduced the cost of a model in production.
+        answers:
+          - question: cost
+            voice: strong
+            sentences:
+              - {text: "Last year our reranker was costing 40 thousand dollars a month.", part: situation}
+              - {text: "My goal was to cut that cost in half.", part: task}
+              - {text: "I distilled it into a smaller model.", part: action}
+              - {text: "The monthly cost dropped to 14 thousand dollars.", part: result}
+            flags: []
+            verdict: strong
+          - question: cost
+            voice: hypothetical
+            sentences:
+              - {text: "I would profile the model first.", part: action}
+              - {text: "Then I'd quantize it.", part: action}
+            flags: [hypothetical, no-result]
+            verdict: weak
+        """),
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "star.py"), str(labelled)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "star-small.yaml: 2 answers, 6 sentences" in out
+    rows = {line[2:38].strip(): line for line in out.splitlines() if line.startswith("  ")}
+    for figure in (
+        "presence situation",
+        "presence result",
+        "F1 no-result",
+        "F1 result-not-quantified",
+        "F1 we-not-i",
+        "F1 hypothetical",
+        "F1 long-setup",
+        "sentence accuracy",
+        "verdict accuracy",
+        "time per answer, median / p90 (ms)",
+    ):
+        assert figure in rows, figure
+    # The analyser against the baseline (every sentence an action, every answer adequate).
+    assert rows["sentence accuracy"].split()[2:4] == ["1.000", "0.500"]
+    assert rows["verdict accuracy"].split()[2:4] == ["1.000", "0.000"]

@@ -179,7 +179,7 @@ def test_help_names_values_in_words_not_python_types(run):
 
 
 def test_notes_are_shown_and_in_the_cram_sheet(run, tmp_path):
-    from .conftest import write
+    from .support import write
 
     bank = tmp_path / "noted"
     write(
@@ -192,7 +192,7 @@ def test_notes_are_shown_and_in_the_cram_sheet(run, tmp_path):
 
 
 def test_list_and_search_never_crop_words_in_a_narrow_terminal(run, tmp_path):
-    from .conftest import write
+    from .support import write
 
     prompts = {
         "mixture-of-experts-routing-basics": (

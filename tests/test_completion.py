@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from .conftest import installed_prep, write
+from .support import installed_prep, write
 
 IDS = ["dp-vs-mp", "dp-batch-size", "zero-stages", "biggest-failure"]
 

@@ -15,7 +15,7 @@ from prep.bank.load import load_bank
 from prep.exchange.csvio import parse_import
 from prep.paths import BankLocation
 
-from .conftest import write
+from .support import write
 
 REPO = Path(__file__).resolve().parent.parent  # the bundled bank: questions/ and answers/
 

@@ -14,8 +14,7 @@ from prep.paths import BankLocation
 from prep.state.migrations import MIGRATIONS
 from prep.state.store import Store
 
-from .conftest import write
-from .test_drill import GOOD, NOW
+from .support import GOOD, NOW, write
 
 HUGE = "Speculative decoding is fast. " * (MAX_FILE_BYTES // 28)
 

@@ -11,22 +11,9 @@ import pytest
 
 from prep.bank.schema import content_hash
 
-GOOD = (
-    "In data parallelism each GPU holds a full copy of the model and processes a different part of "
-    "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
-    "does not fit on one GPU."
-)
-NOW = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
+from .support import GOOD, NOW, reviews
+
 NEXT_WEEK = {"PREP_NOW": "2026-03-09T09:00:00+00:00"}
-
-
-def reviews(state_file):
-    if not state_file.exists():
-        return []  # nothing was ever recorded: sessions that only read create no file
-    db = sqlite3.connect(state_file)
-    return db.execute(
-        "SELECT question_id, rating, suggested, score, answer, mode FROM reviews ORDER BY id"
-    ).fetchall()
 
 
 def cards(state_file):
@@ -662,3 +649,8 @@ def test_an_answer_typed_then_skipped_or_quit_is_kept_as_practice(run, state_fil
     assert sorted(kept) == [("my quit answer", "drill", False), ("my skipped answer", "drill", False)]
     assert result.output.count("not rated: your answer is kept as practice") == 2
     assert "— (not rated)" in run("history", "dp-vs-mp").output
+
+
+def test_record_without_a_mock_interview_is_refused(run):
+    result = run("drill", "--record")
+    assert result.exit_code == 1 and "--record applies to a mock interview: add --mode mock" in result.stderr

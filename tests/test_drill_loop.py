@@ -3,7 +3,7 @@ fake UI through the DrillUI protocol, so each step can be checked on its own."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -11,71 +11,14 @@ from prep.bank.load import load_bank
 from prep.config import SchedulerConfig
 from prep.grading.grade import grade
 from prep.paths import BankLocation
+from prep.rating import Rating
 from prep.review.drill import Choice, Drill
 from prep.review.queue import QueueItem
 from prep.review.scheduler import Scheduler
 from prep.review.session import Session
 from prep.state.store import Store
 
-from .test_drill import GOOD
-
-NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
-
-
-class ScriptedUI:
-    """Answers from a script; records what the loop showed. Each script entry is consumed by the
-    call it is meant for, so a loop that asks something unexpected fails loudly."""
-
-    def __init__(
-        self, answers, choices, follow_ups=(), interrupt_at_choice: int | None = None, ticks=(), confirms=()
-    ):
-        self.answers = list(answers)
-        self.ticks = list(ticks)  # the sets of key points `t` ends with (None: cancelled)
-        self.confirms = list(confirms)
-        self.ticks_shown: list[set[int]] = []  # the grader's ticks (or the user's, a second time)
-        self.choices = list(choices)
-        self.follow_ups = list(follow_ups)
-        self.interrupt_at_choice = interrupt_at_choice
-        self.shown: list[tuple[str, str, int, int]] = []  # (question, reason, position, total)
-        self.grades: list[tuple[str, str | None]] = []  # (question, verdict)
-        self.notes: list[str] = []
-        self.offered: list[str] = []
-        self.suggested: list[str | None] = []
-
-    def show_card(self, question, item, position, total):
-        self.shown.append((question.id, item.reason, position, total))
-
-    def read_answer(self, question):
-        if not self.answers:
-            return None
-        return self.answers.pop(0), 20.0
-
-    def show_grade(self, question, graded, answer, elapsed):
-        self.grades.append((question.id, graded.verdict if graded else None))
-
-    def choose(self, suggested):
-        self.suggested.append(suggested)
-        if self.interrupt_at_choice is not None and len(self.suggested) == self.interrupt_at_choice:
-            raise KeyboardInterrupt
-        return self.choices.pop(0)
-
-    def offer_follow_up(self, question):
-        self.offered.append(question.id)
-        return self.follow_ups.pop(0) if self.follow_ups else False
-
-    def notify(self, message):
-        self.notes.append(message)
-
-    def edit(self, question):
-        self.notes.append(f"edit {question.id}")
-
-    def tick(self, question, ticked):
-        self.ticks_shown.append(set(ticked))
-        return self.ticks.pop(0)
-
-    def confirm(self, question):
-        self.notes.append(f"asked: {question}")
-        return self.confirms.pop(0)
+from .support import GOOD, MOMENT, ScriptedUI, rate
 
 
 @pytest.fixture
@@ -88,16 +31,12 @@ def session_for(bank_dir, state_file):
         stores.append(store)
         scheduler = Scheduler(SchedulerConfig(fuzz=False))
         return Session(
-            bank, store, scheduler, lambda: NOW, grader=grade, mode=mode, record=record, keep_practice=True
+            bank, store, scheduler, lambda: MOMENT, grader=grade, mode=mode, record=record, keep_practice=True
         )
 
     yield make
     for store in stores:
         store.close()
-
-
-def rate(name):
-    return Choice("rate", name)
 
 
 def queue(*ids, reason="new"):
@@ -106,18 +45,18 @@ def queue(*ids, reason="new"):
 
 def test_each_card_is_shown_graded_and_rated_in_order(session_for):
     session = session_for()
-    ui = ScriptedUI([GOOD, "no idea"], [rate("good"), rate("hard")])
+    ui = ScriptedUI([GOOD, "no idea"], [rate(Rating.GOOD), rate(Rating.HARD)])
     summary = Drill(session, queue("dp-vs-mp", "zero-stages"), ui).run()
     assert [s[:2] for s in ui.shown] == [("dp-vs-mp", "new"), ("zero-stages", "new")]
     assert [s[2:] for s in ui.shown] == [(1, 2), (2, 2)]
-    assert ui.grades[0] == ("dp-vs-mp", "pass") and ui.suggested[0] == "easy"  # within the target time
-    assert [r.rating for r in summary.results] == ["good", "hard"]
+    assert ui.grades[0] == ("dp-vs-mp", "pass") and ui.suggested[0] == Rating.EASY  # within the target time
+    assert [r.rating for r in summary.results] == [Rating.GOOD, Rating.HARD]
     assert {r.question_id for r in session.store.reviews()} == {"dp-vs-mp", "zero-stages"}
 
 
 def test_again_brings_the_card_back_at_the_end(session_for):
     session = session_for()
-    ui = ScriptedUI(["wrong", "x", GOOD], [rate("again"), rate("good"), rate("good")])
+    ui = ScriptedUI(["wrong", "x", GOOD], [rate(Rating.AGAIN), rate(Rating.GOOD), rate(Rating.GOOD)])
     Drill(session, queue("dp-vs-mp", "zero-stages"), ui).run()
     assert [s[:2] for s in ui.shown] == [("dp-vs-mp", "new"), ("zero-stages", "new"), ("dp-vs-mp", "again")]
     assert "again: back at the end of this session" in ui.notes
@@ -125,19 +64,21 @@ def test_again_brings_the_card_back_at_the_end(session_for):
 
 def test_undo_puts_the_last_card_back_first(session_for):
     session = session_for()
-    ui = ScriptedUI([GOOD, "x", GOOD, "x"], [rate("good"), Choice("undo"), rate("easy"), rate("good")])
+    ui = ScriptedUI(
+        [GOOD, "x", GOOD, "x"], [rate(Rating.GOOD), Choice("undo"), rate(Rating.EASY), rate(Rating.GOOD)]
+    )
     summary = Drill(session, queue("dp-vs-mp", "zero-stages"), ui).run()
     assert [s[0] for s in ui.shown] == ["dp-vs-mp", "zero-stages", "dp-vs-mp", "zero-stages"]
     assert [(r.question_id, r.rating) for r in summary.results] == [
-        ("dp-vs-mp", "easy"),
-        ("zero-stages", "good"),
+        ("dp-vs-mp", Rating.EASY),
+        ("zero-stages", Rating.GOOD),
     ]
     assert [r.rating for r in session.store.reviews("dp-vs-mp")] == [4]  # the undone Good is gone
 
 
 def test_undo_with_nothing_to_undo_asks_again(session_for):
     session = session_for()
-    ui = ScriptedUI([GOOD], [Choice("undo"), rate("good")])
+    ui = ScriptedUI([GOOD], [Choice("undo"), rate(Rating.GOOD)])
     Drill(session, queue("dp-vs-mp"), ui).run()
     assert "nothing to undo in this session" in ui.notes
     assert len(session.store.reviews()) == 1
@@ -147,7 +88,7 @@ def test_an_accepted_follow_up_comes_next_and_not_again_later(session_for):
     session = session_for()
     ui = ScriptedUI(
         [GOOD, "global batch is micro batch times DP size times accumulation"],
-        [rate("good"), rate("good")],
+        [rate(Rating.GOOD), rate(Rating.GOOD)],
         follow_ups=[True],
     )
     Drill(session, queue("dp-vs-mp", "dp-batch-size"), ui).run()
@@ -157,15 +98,15 @@ def test_an_accepted_follow_up_comes_next_and_not_again_later(session_for):
 
 def test_undo_at_the_follow_up_offer_takes_back_the_rating_just_made(session_for):
     session = session_for()
-    ui = ScriptedUI([GOOD, GOOD], [rate("hard"), rate("good")], follow_ups=["undo", False])
+    ui = ScriptedUI([GOOD, GOOD], [rate(Rating.HARD), rate(Rating.GOOD)], follow_ups=["undo", False])
     summary = Drill(session, queue("dp-vs-mp"), ui).run()
     assert any(n.startswith("undid hard on dp-vs-mp") for n in ui.notes)
-    assert [r.rating for r in summary.results] == ["good"]
+    assert [r.rating for r in summary.results] == [Rating.GOOD]
 
 
 def test_quit_at_the_follow_up_offer_ends_the_session(session_for):
     session = session_for()
-    ui = ScriptedUI([GOOD, "x"], [rate("good"), rate("good")], follow_ups=[None])
+    ui = ScriptedUI([GOOD, "x"], [rate(Rating.GOOD), rate(Rating.GOOD)], follow_ups=[None])
     summary = Drill(session, queue("dp-vs-mp", "zero-stages"), ui).run()
     assert [s[0] for s in ui.shown] == ["dp-vs-mp"]
     assert not summary.interrupted
@@ -176,16 +117,16 @@ def test_skip_records_nothing_and_keeps_the_typed_answer_as_practice(session_for
     ui = ScriptedUI([GOOD], [Choice("skip")])
     Drill(session, queue("dp-vs-mp"), ui).run()
     assert session.store.reviews() == []
-    assert [row["answer"] for row in session.store.practice("dp-vs-mp")] == [GOOD]
+    assert [row.answer for row in session.store.practice("dp-vs-mp")] == [GOOD]
 
 
 def test_ctrl_c_at_the_rating_keeps_the_answer_and_ends_with_a_summary(session_for):
     session = session_for()
-    ui = ScriptedUI([GOOD, GOOD], [rate("good")], interrupt_at_choice=2)
+    ui = ScriptedUI([GOOD, GOOD], [rate(Rating.GOOD)], interrupt_at_choice=2)
     summary = Drill(session, queue("zero-stages", "dp-vs-mp"), ui).run()
     assert summary.interrupted
     assert [r.question_id for r in summary.results] == ["zero-stages"]
-    assert [row["answer"] for row in session.store.practice("dp-vs-mp")] == [GOOD]
+    assert [row.answer for row in session.store.practice("dp-vs-mp")] == [GOOD]
 
 
 def test_end_of_input_at_an_answer_ends_the_session(session_for):
@@ -197,7 +138,7 @@ def test_end_of_input_at_an_answer_ends_the_session(session_for):
 
 def test_edit_shows_the_note_and_asks_again(session_for):
     session = session_for()
-    ui = ScriptedUI([GOOD], [Choice("edit"), rate("good")])
+    ui = ScriptedUI([GOOD], [Choice("edit"), rate(Rating.GOOD)])
     Drill(session, queue("dp-vs-mp"), ui).run()
     assert "edit dp-vs-mp" in ui.notes
     assert len(ui.suggested) == 2
@@ -215,14 +156,14 @@ def test_a_mock_interview_gives_no_feedback_and_keeps_answers_as_practice(sessio
 
 def test_questions_gone_from_the_bank_are_skipped(session_for):
     session = session_for()
-    ui = ScriptedUI([GOOD], [rate("good")])
+    ui = ScriptedUI([GOOD], [rate(Rating.GOOD)])
     Drill(session, queue("no-such-question", "dp-vs-mp"), ui).run()
     assert [s[0] for s in ui.shown] == ["dp-vs-mp"]
 
 
 def test_a_later_session_sees_the_card_due_when_the_scheduler_says(session_for):
     session = session_for()
-    Drill(session, queue("dp-vs-mp"), ScriptedUI([GOOD], [rate("good")])).run()
+    Drill(session, queue("dp-vs-mp"), ScriptedUI([GOOD], [rate(Rating.GOOD)])).run()
     card = session.store.card("dp-vs-mp")
-    assert card is not None and card.due > NOW
-    assert session.store.due_ids(NOW + timedelta(minutes=1)) == []
+    assert card is not None and card.due > MOMENT
+    assert session.store.due_ids(MOMENT + timedelta(minutes=1)) == []

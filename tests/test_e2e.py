@@ -12,13 +12,7 @@ import time
 import pexpect
 import pytest
 
-from .conftest import installed_prep, spawn_prep
-
-GOOD = (
-    "In data parallelism each GPU holds a full copy of the model and processes a different part of "
-    "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
-    "does not fit on one GPU."
-)
+from .support import GOOD, installed_prep, spawn_prep
 
 
 @pytest.fixture

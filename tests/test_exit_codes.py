@@ -10,7 +10,7 @@ import sys
 import pexpect
 import pytest
 
-from .conftest import installed_prep, write
+from .support import installed_prep, write
 
 BREAKS_THE_FILE = "path.write_text(path.read_text().replace('prompt:', 'promt:', 1))\n"
 

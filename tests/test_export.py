@@ -13,7 +13,7 @@ from prep.bank.load import load_bank
 from prep.exchange.cram import cram_sheet, md_inline
 from prep.paths import BankLocation
 
-from .conftest import write
+from .support import write
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -189,7 +189,7 @@ def test_anki_export_keeps_line_breaks_and_leaves_no_scratch_files(run, tmp_path
     import tempfile
     import zipfile
 
-    from .conftest import write
+    from .support import write
 
     bank = tmp_path / "lines"
     write(bank / "questions" / "c.yaml", "category: c\ntitle: C\nquestions:\n  - id: q1\n    prompt: What?\n")

@@ -4,13 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .conftest import write
-
-GOOD = (
-    "In data parallelism each GPU holds a full copy of the model and processes a different part of "
-    "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
-    "does not fit on one GPU."
-)
+from .support import GOOD, write
 
 
 def test_grade_with_answer_option(run):

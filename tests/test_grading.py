@@ -13,6 +13,9 @@ from prep.bank.schema import Question
 from prep.grading.grade import grade
 from prep.grading.settings import Settings
 from prep.paths import BankLocation
+from prep.rating import Rating
+
+from .support import question
 
 
 @pytest.fixture
@@ -36,7 +39,7 @@ def test_concise_correct_passes(dp):
         "part of the batch; gradients are all-reduced. Model parallelism splits the model "
         "across GPUs, which you need when it does not fit on one GPU.",
     )
-    assert g.verdict == "pass" and g.rating == "good"
+    assert g.verdict == "pass" and g.rating == Rating.GOOD
     assert not g.missed and not g.pitfalls
 
 
@@ -75,7 +78,7 @@ def test_half_the_points_is_partial(dp):
         "In data parallelism every GPU has a full replica of the model and works on its own "
         "part of the batch.",
     )
-    assert g.verdict == "partial" and g.rating == "hard"
+    assert g.verdict == "partial" and g.rating == Rating.HARD
     assert len(g.matched) == 2
 
 
@@ -95,7 +98,7 @@ def test_confidently_wrong_hits_the_pitfall(dp):
         "Data parallelism splits the model across GPUs so each GPU holds a part, while model "
         "parallelism replicates the whole model on every GPU and averages gradients.",
     )
-    assert g.verdict == "fail" and g.rating == "again"
+    assert g.verdict == "fail" and g.rating == Rating.AGAIN
     assert [p.text for p in g.pitfalls] == ["data parallelism splits the model across GPUs"]
     assert "states a known wrong claim" in g.notes
 
@@ -147,9 +150,9 @@ def test_easy_only_for_a_fast_pass(dp):
         "of the batch; gradients are all-reduced. Model parallelism splits the model across GPUs, "
         "which you need when it does not fit on one GPU."
     )
-    assert _grade(dp, text).rating == "good"  # no time given
-    assert _grade(dp, text, elapsed=30).rating == "easy"
-    assert _grade(dp, text, elapsed=200).rating == "good"
+    assert _grade(dp, text).rating == Rating.GOOD  # no time given
+    assert _grade(dp, text, elapsed=30).rating == Rating.EASY
+    assert _grade(dp, text, elapsed=200).rating == Rating.GOOD
 
 
 def test_fallback_to_the_prepared_answer(bank):
@@ -238,12 +241,7 @@ def test_written_forms_of_one_word_compare_equal():
 
 
 def _question(*points: str, pitfalls: tuple[str, ...] = ()) -> Question:
-    return Question(
-        id="q",
-        prompt="Explain quantization-aware training.",
-        key_points=[{"text": p} for p in points],
-        pitfalls=list(pitfalls),
-    )
+    return question("Explain quantization-aware training.", [{"text": p} for p in points], list(pitfalls))
 
 
 def test_hyphenated_shorthand_meets_the_spelled_out_claim():

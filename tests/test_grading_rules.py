@@ -5,16 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from prep.bank.schema import Question
 from prep.grading.grade import grade, phrasing_scale, pitfall_core, recognised
 from prep.grading.settings import DEFAULT_SETTINGS
 
-
-def question(prompt: str, key_points: list, pitfalls: list | None = None) -> Question:
-    return Question.model_validate(
-        {"id": "q", "prompt": prompt, "key_points": key_points, "pitfalls": pitfalls or []}
-    )
-
+from .support import question
 
 DISTILLATION = question(
     "How does knowledge distillation from a large teacher model into a small student model work?",

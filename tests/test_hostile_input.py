@@ -16,7 +16,7 @@ from prep.bank.yamlsource import MAX_FILE_BYTES, parse
 from prep.errors import PrepError
 from prep.paths import BankLocation
 
-from .conftest import installed_prep
+from .support import installed_prep, write
 
 yaml_like = st.text(
     alphabet=st.sampled_from(
@@ -167,8 +167,6 @@ def test_square_brackets_are_shown_as_written(tmp_path, state_file):
 
     from prep.cli.app import app
 
-    from .conftest import write
-
     root = tmp_path / "brackets"
     write(root / "questions" / "bert.yaml", BRACKETS_YAML)
     runner = CliRunner()
@@ -237,3 +235,12 @@ def test_a_piped_drill_answer_that_is_not_utf8_is_kept_with_replacement_characte
 
     with sqlite3.connect(state) as db:
         assert db.execute("SELECT answer FROM reviews").fetchall() == [("caf\ufffd data parallelism copies",)]
+
+
+def test_a_folder_where_a_file_is_wanted_and_a_file_where_a_folder_is_are_named_so(run, tmp_path):
+    assert "is a directory, not a file" in run("import", str(tmp_path), "-c", "imp").stderr
+    assert "is a directory, not a file" in run("state", "import", str(tmp_path)).stderr
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("x")
+    result = run("init", str(a_file))
+    assert result.exit_code == 1 and "is a file, not a folder" in result.stderr

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from prep.paths import bundled_bank_root
 
-from .conftest import installed_prep
+from .support import installed_prep
 
 ROOT = Path(__file__).resolve().parent.parent
 

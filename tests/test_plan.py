@@ -12,9 +12,10 @@ import fsrs
 import pytest
 
 from prep.config import SchedulerConfig
-from prep.review.memory import MemoryModel
-from prep.review.plan import Memory, PlanInput, PlanItem, make_plan, memory_of
-from prep.review.planner import INTRO_LEAD
+from prep.rating import Rating
+from prep.review.plan.memory import MemoryModel
+from prep.review.plan.plan import Memory, PlanInput, PlanItem, make_plan, memory_of
+from prep.review.plan.search import INTRO_LEAD
 from prep.review.scheduler import Scheduler
 from prep.state.cards import new_card
 
@@ -49,7 +50,7 @@ def test_every_step_of_the_memory_model_is_fsrs_own(parameters):
     for stability, difficulty, recall, rating in itertools.product(
         (0.05, 0.3, 2.3, 17.0, 400.0), (1.0, 3.2, 6.5, 10.0), (0.2, 0.75, 0.97), ratings
     ):
-        assert model.review(stability, difficulty, recall, rating) == pytest.approx(
+        assert model.after_review(stability, difficulty, recall, rating) == pytest.approx(
             (
                 reference._next_stability(
                     difficulty=difficulty, stability=stability, retrievability=recall, rating=rating
@@ -73,22 +74,22 @@ def test_a_card_reviewed_day_after_day_is_what_the_drill_scheduler_makes_of_it()
     """The plan's day steps and `prep drill`'s scheduler (fsrs.review_card) agree on a card
     introduced and then recalled on later days."""
     model, scheduler = MemoryModel(), Scheduler(SchedulerConfig(fuzz=False))
-    card = scheduler.review(new_card("q", MORNING), "good", MORNING)
+    card = scheduler.review(new_card("q", MORNING), Rating.GOOD, MORNING)
     stability, difficulty = model.first()
     last = 0
     for day in (1, 3, 8, 20):
         when = MORNING + timedelta(days=day)
         recall = model.recall(stability, day - last)
         assert recall == pytest.approx(scheduler.retrievability(card, when))
-        card = scheduler.review(card, "good", when)
-        stability, difficulty = model.review(stability, difficulty, recall)
+        card = scheduler.review(card, Rating.GOOD, when)
+        stability, difficulty = model.after_review(stability, difficulty, recall)
         last = day
         assert (stability, difficulty) == pytest.approx((card.stability, card.difficulty))
 
 
 def test_the_best_day_for_a_last_review_is_the_day_before_the_interview():
     """What the search counts on when it puts a card's last review on the latest day with time."""
-    from prep.review.planmodel import Card, outcome
+    from prep.review.plan.value import Card, outcome
 
     model = MemoryModel()
     for stability, difficulty, last, horizon in itertools.product(
@@ -119,8 +120,8 @@ def test_due_dates_are_capped_at_the_day_before_the_interview():
     scheduler = Scheduler(SchedulerConfig(fuzz=False))
     cards = {}
     for i in range(20):
-        card = scheduler.review(new_card(f"q{i:03d}", MORNING), "easy", MORNING - timedelta(days=40))
-        card = scheduler.review(card, "easy", MORNING - timedelta(days=3))
+        card = scheduler.review(new_card(f"q{i:03d}", MORNING), Rating.EASY, MORNING - timedelta(days=40))
+        card = scheduler.review(card, Rating.EASY, MORNING - timedelta(days=3))
         assert card.due.date() > TODAY + timedelta(days=10)  # FSRS alone: after the interview
         cards[card.question_id] = memory_of(card)
     plan = _plan(_items(20), cards, days=10, minutes=120)
@@ -150,7 +151,7 @@ def test_every_question_is_introduced_early_enough_for_two_reviews_weakest_categ
     # though the bank lists cat-1's new questions first.
     cards = {}
     for i in range(1, 40, 2):
-        card = scheduler.review(new_card(f"q{i:03d}", MORNING), "good", MORNING - timedelta(days=1))
+        card = scheduler.review(new_card(f"q{i:03d}", MORNING), Rating.GOOD, MORNING - timedelta(days=1))
         cards[card.question_id] = memory_of(card)
     items = [PlanItem(f"r{i:03d}", "cat-1", 60.0) for i in range(20)] + _items(40)
     plan = _plan(items, cards, days=12, minutes=60)
@@ -175,7 +176,7 @@ def test_categories_equally_weak_take_turns_so_a_short_plan_covers_each():
 
 def test_a_category_a_few_questions_in_still_takes_its_turns_with_the_ones_not_started():
     scheduler = Scheduler(SchedulerConfig(fuzz=False))
-    card = scheduler.review(new_card("a0", MORNING), "good", MORNING - timedelta(days=1))
+    card = scheduler.review(new_card("a0", MORNING), Rating.GOOD, MORNING - timedelta(days=1))
     items = [PlanItem(f"{c}{i}", f"cat-{c}", 60.0) for c in "abc" for i in range(10)]
     plan = _plan(items, {"a0": memory_of(card)}, days=1, minutes=10)
     today = plan.days[0].new
@@ -185,8 +186,8 @@ def test_a_category_a_few_questions_in_still_takes_its_turns_with_the_ones_not_s
 def test_the_spread_of_introductions_ends_two_reviews_before_the_interview():
     """Unhurried (every day has room), new questions are spread evenly over the days up to
     INTRO_LEAD days before the interview, and none is left for later."""
-    from prep.review.planmodel import Card
-    from prep.review.planner import Planner
+    from prep.review.plan.search import Planner
+    from prep.review.plan.value import Card
 
     planner = Planner(MemoryModel(), {}, 12, [3600.0] * 12, first_fail=0.24)
     planner.introduce([(f"q{i:03d}", 60.0) for i in range(100)])

@@ -11,12 +11,8 @@ import sys
 
 import pytest
 
-NOW = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
-GOOD = (
-    "In data parallelism each GPU holds a full copy of the model and processes a different part of "
-    "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
-    "does not fit on one GPU."
-)
+from .support import GOOD, NOW
+
 KEYS = [
     "interview",
     "days_left",

@@ -11,45 +11,22 @@ from typer.testing import CliRunner
 from prep.cli.app import app
 from prep.config import SchedulerConfig
 from prep.paths import BankLocation
+from prep.rating import Rating
 from prep.review.scheduler import Scheduler
 from prep.state.cards import CardState, new_card
-from prep.state.migrations import MIGRATIONS, SCHEMA_VERSION
+from prep.state.migrations import SCHEMA_VERSION
 from prep.state.store import Store
 
+from .support import GOOD, NOW, old_database
+
 T0 = datetime(2026, 2, 1, 8, 0, tzinfo=UTC)
-GOOD = (
-    "In data parallelism each GPU holds a full copy of the model and processes a different part of "
-    "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
-    "does not fit on one GPU."
-)
-NOW = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
 # A damaged state database: SQLite's header, then pages that make no sense.
 DAMAGED = b"SQLite format 3\x00" + b"garbage" * 500
 
 
-def _old_database(path):
-    """A database as the first release wrote it: only migration 1 applied, one review."""
-    db = sqlite3.connect(path)
-    db.execute(
-        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT "
-        "NOT NULL)"
-    )
-    MIGRATIONS[0](db)
-    db.execute("INSERT INTO schema_migrations VALUES (1, 'm001_initial', '2026-01-01T00:00:00Z')")
-    db.execute(
-        "INSERT INTO reviews (question_id, reviewed_at, rating) VALUES ('dp-vs-mp', "
-        "'2026-01-02T00:00:00.000000Z', 3)"
-    )
-    db.execute(
-        "INSERT INTO cards (question_id, due, state) VALUES ('dp-vs-mp', '2026-01-03T00:00:00.000000Z', 2)"
-    )
-    db.commit()
-    db.close()
-
-
 def test_old_schema_is_migrated_in_place_after_a_backup(tmp_path):
     path = tmp_path / "state.sqlite3"
-    _old_database(path)
+    old_database(path)
     with Store(path) as store:
         assert store.schema_version() == SCHEMA_VERSION
         assert store.review_count() == 1
@@ -127,14 +104,14 @@ def test_export_import_round_trip_is_identical(run, state_file, tmp_path, bank_d
 def test_import_merges_newer_card_states(tmp_path):
     scheduler = Scheduler(SchedulerConfig(fuzz=False))
     a, b = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3"
-    card1 = scheduler.review(new_card("q", T0), "good", T0)
+    card1 = scheduler.review(new_card("q", T0), Rating.GOOD, T0)
     with Store(a) as sa, Store(b) as sb:
         sa.record(None, card1, reviewed_at=T0, rating=3)
         sb.record(None, card1, reviewed_at=T0, rating=3)
         later = card1.due
-        card2 = scheduler.review(card1, "easy", later)
+        card2 = scheduler.review(card1, Rating.EASY, later)
         sb.record(card1, card2, reviewed_at=later, rating=4)
-        from prep.state.transfer import export_lines, import_lines
+        from prep.state.history import export_lines, import_lines
 
         dump = tmp_path / "b.jsonl"
         dump.write_text("".join(line + "\n" for line in export_lines(sb)))
@@ -219,7 +196,7 @@ def test_import_stores_times_in_one_form_so_a_second_import_adds_nothing(run, tm
 
 def test_prune_removes_history_of_removed_questions(run, state_file, bank_dir):
     run("drill", "--category", "parallelism", "--limit", "1", input=GOOD + "\n\n3\nn\n", env=NOW)
-    with Store(state_file, bank=BankLocation(bank_dir, "option").key) as store:  # this bank's history
+    with Store(state_file, bank_key=BankLocation(bank_dir, "option").key) as store:  # this bank's history
         store.record(None, CardState("gone-question", T0), reviewed_at=T0, rating=3)
     assert run("state", "prune").exit_code == 1  # needs --yes when not interactive
     result = run("state", "prune", "--yes", "--json")
@@ -252,7 +229,7 @@ def test_every_state_command_prints_exactly_one_json_document(
     dump.write_text(run("state", "export").stdout)
     assert _one_json_document(run("state", "import", str(dump), "--json"))["reviews_present"] == 1
     assert _one_json_document(run("state", "check", "--json"))["status"] == "ok"
-    with Store(state_file, bank=BankLocation(bank_dir, "option").key) as store:  # this bank's history
+    with Store(state_file, bank_key=BankLocation(bank_dir, "option").key) as store:  # this bank's history
         store.record(None, CardState("gone-question", T0), reviewed_at=T0, rating=3)
     monkeypatch.setattr("prep.cli.plain.interactive", lambda: True)
     declined = run("state", "prune", "--json", input="n\n")  # the question goes to stderr

@@ -12,14 +12,8 @@ import pytest
 
 from prep.state import copies, sqlite
 
-from .test_state import _old_database
+from .support import GOOD, NOW, old_database
 
-GOOD = (
-    "In data parallelism each GPU holds a full copy of the model and processes a different part of "
-    "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
-    "does not fit on one GPU."
-)
-NOW = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
 # A damaged state database: SQLite's header, then pages that make no sense.
 DAMAGED = b"SQLite format 3\x00" + b"garbage" * 500
 PAGE = 4096
@@ -205,7 +199,7 @@ def test_check_lists_damaged_copies_as_such_and_suggests_only_real_steps(run, st
 
 def test_check_suggests_copying_a_real_backup_back(run, state_file, history):
     state_file.unlink()
-    _old_database(state_file)
+    old_database(state_file)
     assert run("next", env=NOW).exit_code == 0  # migrated, after a backup
     [backup] = copies.kept_copies(state_file, "backup")
     state_file.write_bytes(DAMAGED)

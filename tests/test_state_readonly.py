@@ -17,8 +17,7 @@ import pytest
 
 from prep.state import copies
 
-from .conftest import installed_prep
-from .test_state_damage import GOOD, NOW
+from .support import GOOD, NOW, installed_prep, old_database
 
 READERS = [
     ["state", "export"],
@@ -120,7 +119,7 @@ def test_prune_on_a_read_only_database_refuses_before_asking(run, state_file, hi
     from prep.state.cards import CardState
     from prep.state.store import Store
 
-    with Store(state_file, bank=BankLocation(bank_dir, "option").key) as store:  # this bank's history
+    with Store(state_file, bank_key=BankLocation(bank_dir, "option").key) as store:  # this bank's history
         store.record(
             None,
             CardState("gone", datetime(2026, 1, 1, tzinfo=UTC)),
@@ -133,9 +132,7 @@ def test_prune_on_a_read_only_database_refuses_before_asking(run, state_file, hi
 
 
 def test_an_old_database_that_cannot_be_upgraded_is_explained(run, state_file, monkeypatch):
-    from .test_state import _old_database
-
-    _old_database(state_file)
+    old_database(state_file)
     refuse_writes(monkeypatch, state_file, "cantopen")
     result = run("next")
     assert result.exit_code == 3 and "read-only" in result.output and "schema 1" in result.output

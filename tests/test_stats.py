@@ -13,8 +13,9 @@ from prep.bank.load import load_bank
 from prep.config import SchedulerConfig
 from prep.grading.grade import grade
 from prep.paths import BankLocation
+from prep.rating import Rating
 from prep.review.optimize import optimize, training_items
-from prep.review.scheduler import RATINGS, Scheduler
+from prep.review.scheduler import Scheduler
 from prep.review.session import Session
 from prep.review.stats import compute
 from prep.state.store import Store
@@ -50,10 +51,10 @@ def test_figures_of_a_small_history(bank, state_file):
         bank,
         state_file,
         [
-            ("dp-vs-mp", "good", START, 80),
-            ("dp-vs-mp", "good", START + 2 * day, 90),
-            ("zero-stages", "again", START + 2 * day, 10),
-            ("biggest-failure", "easy", START + 3 * day, None),
+            ("dp-vs-mp", Rating.GOOD, START, 80),
+            ("dp-vs-mp", Rating.GOOD, START + 2 * day, 90),
+            ("zero-stages", Rating.AGAIN, START + 2 * day, 10),
+            ("biggest-failure", Rating.EASY, START + 3 * day, None),
         ],
     )
     now = START + 3 * day + timedelta(hours=1)
@@ -83,12 +84,12 @@ def test_figures_of_a_small_history(bank, state_file):
 def test_leeches_and_changed_cards(bank, state_file, bank_dir):
     plan, when = [], START
     for _ in range(3):
-        plan.append(("zero-stages", "good", when, None))
+        plan.append(("zero-stages", Rating.GOOD, when, None))
         when += timedelta(days=3)
     for _ in range(9):  # lapse, relearn, lapse again...
-        plan.append(("zero-stages", "again", when, None))
+        plan.append(("zero-stages", Rating.AGAIN, when, None))
         when += timedelta(days=1)
-        plan.append(("zero-stages", "good", when, None))
+        plan.append(("zero-stages", Rating.GOOD, when, None))
         when += timedelta(days=4)
     replay(bank, state_file, plan)
     path = bank_dir / "questions" / "parallelism.yaml"
@@ -110,7 +111,7 @@ def _long_history(bank, state_file, reviews=1000, days=90, seed=3):
     for n in range(reviews):
         when = START + timedelta(days=days * n / reviews)
         plan.append(
-            (rng.choice(ids), rng.choices(RATINGS, weights=[2, 2, 6, 1])[0], when, rng.randint(0, 100))
+            (rng.choice(ids), rng.choices(tuple(Rating), weights=[2, 2, 6, 1])[0], when, rng.randint(0, 100))
         )
     replay(bank, state_file, plan)
     return START + timedelta(days=days)
@@ -151,7 +152,7 @@ def test_stats_command_json_and_text(run, state_file, bank):
 
 
 def test_stats_snapshot(run, state_file, bank):
-    replay(bank, state_file, [("dp-vs-mp", "good", START, 75)])
+    replay(bank, state_file, [("dp-vs-mp", Rating.GOOD, START, 75)])
     text = run("stats", env={"PREP_NOW": "2026-01-06T09:00:00+00:00", "COLUMNS": "90"}).output
     lines = text.splitlines()
     assert lines[0] == "Questions 4  ·  new 3  ·  learning 1  ·  review 0  ·  due today 1  ·  due this week 1"
@@ -184,9 +185,9 @@ def test_categories_at_the_same_shown_recall_are_ordered_by_how_they_went(bank, 
         bank,
         state_file,
         [
-            ("biggest-failure", "easy", START, 95),
-            ("dp-vs-mp", "again", START, 10),
-            ("dp-vs-mp", "good", START + timedelta(minutes=15), 60),
+            ("biggest-failure", Rating.EASY, START, 95),
+            ("dp-vs-mp", Rating.AGAIN, START, 10),
+            ("dp-vs-mp", Rating.GOOD, START + timedelta(minutes=15), 60),
         ],
     )
     with Store(state_file) as store:
@@ -199,7 +200,7 @@ def test_categories_at_the_same_shown_recall_are_ordered_by_how_they_went(bank, 
 
 
 def test_a_streak_longer_than_the_heatmap_is_counted_whole(bank, state_file):
-    plan = [("dp-vs-mp", "good", START + timedelta(days=d), None) for d in range(100)]
+    plan = [("dp-vs-mp", Rating.GOOD, START + timedelta(days=d), None) for d in range(100)]
     replay(bank, state_file, plan)
     with Store(state_file) as store:
         data = compute(

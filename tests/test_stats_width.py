@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import write
+from .support import write
 
 LONG_TITLE = "Parallelism, sharding and distributed training at scale"  # 56 characters
 

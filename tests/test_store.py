@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from prep.config import SchedulerConfig
 from prep.errors import StateError
-from prep.review.scheduler import RATINGS, Scheduler
+from prep.rating import Rating
+from prep.review.scheduler import Scheduler
 from prep.state.cards import CardState, new_card
 from prep.state.migrations import SCHEMA_VERSION
 from prep.state.store import Store
@@ -99,10 +100,10 @@ def test_card_state_round_trips_through_the_database(tmp_path_factory, card):
 
 
 def test_record_and_undo_restore_the_previous_state(store):
-    first = NO_FUZZ.review(new_card("q", T0), "good", T0)
+    first = NO_FUZZ.review(new_card("q", T0), Rating.GOOD, T0)
     r1 = store.record(None, first, reviewed_at=T0, rating=3, suggested=3, score=80, answer="a")
     later = T0 + timedelta(days=3)
-    second = NO_FUZZ.review(first, "again", later)
+    second = NO_FUZZ.review(first, Rating.AGAIN, later)
     r2 = store.record(first, second, reviewed_at=later, rating=1, suggested=3, score=20)
     assert store.card("q") == second
     assert store.undo(r2) == "q"
@@ -116,7 +117,7 @@ def test_record_and_undo_restore_the_previous_state(store):
 
 
 def test_review_log_keeps_chosen_and_suggested_rating(store):
-    card = NO_FUZZ.review(new_card("q", T0), "hard", T0)
+    card = NO_FUZZ.review(new_card("q", T0), Rating.HARD, T0)
     store.record(
         None,
         card,
@@ -145,9 +146,9 @@ def test_due_ids_use_time_order(store):
 
 @settings(max_examples=120, deadline=None)
 @given(
-    history=st.lists(st.sampled_from(RATINGS), min_size=0, max_size=8),
+    history=st.lists(st.sampled_from(tuple(Rating)), min_size=0, max_size=8),
     gaps=st.lists(st.floats(0.0, 60.0), min_size=8, max_size=8),
-    final=st.sampled_from(["good", "easy"]),
+    final=st.sampled_from([Rating.GOOD, Rating.EASY]),
 )
 def test_good_and_easy_never_move_the_due_date_earlier(history, gaps, final):
     card = new_card("q", T0)
@@ -158,14 +159,14 @@ def test_good_and_easy_never_move_the_due_date_earlier(history, gaps, final):
     after = NO_FUZZ.review(card, final, now)
     assert after.due >= now
     # A better rating never schedules sooner than a worse one would at the same moment.
-    dues = [NO_FUZZ.review(card, rating, now).due for rating in RATINGS]
+    dues = [NO_FUZZ.review(card, rating, now).due for rating in Rating]
     assert dues == sorted(dues)
     if card.state == 2 and now >= card.due:  # a review card answered when due moves forward
         assert after.due > card.due
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.sampled_from(RATINGS), min_size=1, max_size=12))
+@given(st.lists(st.sampled_from(tuple(Rating)), min_size=1, max_size=12))
 def test_intervals_are_never_negative(ratings):
     card, now = new_card("q", T0), T0
     for rating in ratings:
@@ -177,16 +178,16 @@ def test_intervals_are_never_negative(ratings):
 
 def test_scheduler_is_pure_without_fuzz():
     card = new_card("q", T0)
-    assert NO_FUZZ.review(card, "good", T0) == NO_FUZZ.review(card, "good", T0)
+    assert NO_FUZZ.review(card, Rating.GOOD, T0) == NO_FUZZ.review(card, Rating.GOOD, T0)
 
 
 def test_lapses_count_forgotten_review_cards():
     card, now = new_card("q", T0), T0
     for _ in range(3):
-        card = NO_FUZZ.review(card, "good", now)
+        card = NO_FUZZ.review(card, Rating.GOOD, now)
         now = card.due
     assert card.state == 2
-    card = NO_FUZZ.review(card, "again", now)
+    card = NO_FUZZ.review(card, Rating.AGAIN, now)
     assert card.lapses == 1
 
 
@@ -243,10 +244,10 @@ def test_two_processes_rating_the_same_card_at_once_build_on_each_other(tmp_path
                 time.sleep(pause)  # the first rating is still being written when the second starts
                 return scheduler.review(before or new_card("q", now), rating, now)
 
-            store.review("q", schedule, reviewed_at=now, rating=RATINGS.index(rating) + 1)
+            store.rate("q", schedule, reviewed_at=now, rating=int(rating))
 
-    first = threading.Thread(target=rate, args=("good", 0.5))
-    second = threading.Thread(target=rate, args=("again", 0.0))
+    first = threading.Thread(target=rate, args=(Rating.GOOD, 0.5))
+    second = threading.Thread(target=rate, args=(Rating.AGAIN, 0.0))
     first.start()
     time.sleep(0.1)
     second.start()

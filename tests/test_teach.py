@@ -10,10 +10,17 @@ import sqlite3
 import pytest
 
 from prep.bank.load import load_bank
+from prep.config import SchedulerConfig
+from prep.grading.grade import grade
 from prep.paths import BankLocation
+from prep.rating import Rating
+from prep.review.drill import Drill
+from prep.review.queue import QueueItem
+from prep.review.scheduler import Scheduler
+from prep.review.session import Session
+from prep.state.store import Store
 
-from .conftest import write
-from .test_drill import NOW
+from .support import GOOD, MOMENT, NOW, ScriptedUI, rate, spawn_prep, terminal_env, write
 
 # Says all three ZeRO stages, in words none of the key points of zero-stages use for stage 1.
 ZERO = (
@@ -294,10 +301,11 @@ def test_teachings_travel_with_a_state_export(run, tmp_path, bank_dir):
 
 
 def test_a_bank_without_the_teachings_table_is_migrated(tmp_path):
+    from prep.state import reports
     from prep.state.store import Store
 
-    with Store(tmp_path / "s.sqlite3", bank="b") as store:
-        assert store.overrides() == {} and store.taught_questions() == set()
+    with Store(tmp_path / "s.sqlite3", bank_key="b") as store:
+        assert reports.overrides(store) == {} and reports.taught_questions(store) == set()
 
 
 # --- `t` in a drill ------------------------------------------------------------------------------
@@ -436,19 +444,18 @@ def test_the_drill_asks_once_whether_to_write_and_keeps_the_answer(bank_dir, sca
     from prep.review.teaching import DrillTeacher
     from prep.state.store import Store
 
-    from .test_drill_loop import NOW as MOMENT
-    from .test_drill_loop import ScriptedUI
+    from .support import MOMENT, ScriptedUI
 
     location = BankLocation(bank_dir, "option")
     remembered: list[bool] = []
-    with Store(state_file, bank=location.key) as store:
+    with Store(state_file, bank_key=location.key) as store:
         session = Session(
             load_bank(location), store, Scheduler(SchedulerConfig(fuzz=False)), lambda: MOMENT, grader=grade
         )
         teacher = DrillTeacher(location, None, remembered.append, store, lambda: MOMENT)
         ui = ScriptedUI(
             [DROPOUT_ANSWER, "Optimizer memory goes first, then what backward produces, then the weights."],
-            [Choice("teach"), Choice("rate", "good"), Choice("teach"), Choice("rate", "good")],
+            [Choice("teach"), Choice("rate", Rating.GOOD), Choice("teach"), Choice("rate", Rating.GOOD)],
             ticks=[{1}, {1}],
             confirms=[True],
         )
@@ -457,7 +464,7 @@ def test_the_drill_asks_once_whether_to_write_and_keeps_the_answer(bank_dir, sca
     assert sum(note.startswith("asked:") for note in ui.notes) == 1
     assert ui.ticks_shown == [set(), set()]
     # The grader could not recognise any point (Hard, not Again); the user ticks 1 of 3: a fail.
-    assert ui.suggested == ["hard", "again", "hard", "again"]
+    assert ui.suggested == [Rating.HARD, Rating.AGAIN, Rating.HARD, Rating.AGAIN]
     bank = load_bank(location)
     assert bank.questions["dropout"].key_points[0].taught
     assert bank.questions["zero-stages"].key_points[0].taught == ("Optimizer memory goes first",)
@@ -480,14 +487,9 @@ def test_remembering_a_choice_keeps_every_other_line_of_the_config(tmp_path):
 
 
 def test_t_in_a_real_terminal_is_t_the_numbers_and_enter(bank_dir, scalars, state_file, isolated_home):
-    import os
-
     import pexpect
 
-    from .conftest import spawn_prep
-
-    env = {**os.environ, "PREP_HOME": str(isolated_home), "PREP_NOW": NOW["PREP_NOW"], "NO_COLOR": "1",
-           "TERM": "xterm"}  # fmt: skip
+    env = terminal_env(isolated_home)
     child = spawn_prep(bank_dir, state_file, "drill", "-c", "scalars", env=env)
     try:
         child.expect("Your answer")
@@ -554,3 +556,115 @@ def test_a_taught_phrasing_never_outdoes_a_pitfall():
     graded = grade(taught, None, "Dropout is applied at inference too.")
     assert [p.text for p in graded.pitfalls] == ["dropout is applied at inference too"]
     assert graded.verdict == "fail"
+
+
+KV = """\
+category: inference
+title: Inference
+questions:
+  - id: kv-cache
+    prompt: Why does a KV cache speed up autoregressive decoding, and what does it cost?
+    key_points:
+      - keys and values of past tokens are stored so they are not recomputed at each step
+      - text: the cache memory grows linearly with sequence length and batch size
+        aliases: [KV memory scales with context length times batch]
+      - decode becomes memory-bandwidth bound rather than compute bound
+  - id: spec
+    prompt: What is speculative decoding?
+    key_points:
+      - a small draft model proposes several tokens
+      - the target model verifies them in one forward pass
+      - the output distribution is unchanged
+  - id: zero-one
+    prompt: What is ZeRO stage 1?
+    key_points:
+      - >-
+        optimizer states are sharded
+        across data-parallel ranks
+      - a second point
+"""
+
+
+KV_ANSWER = (
+    "The cache holds the attention K and V for every earlier position, so each new token only computes "
+    "its own projections instead of redoing the whole prefix. The price is GPU memory that increases with "
+    "how long the context is and how many requests share the batch. Each step then mostly streams the "
+    "cache from HBM, so generation ends up limited by how fast we read memory rather than by FLOPs."
+)
+
+
+def _taught(run, *args):
+    result = run("teach", *args, "--json")
+    assert result.exit_code == 0, result.output
+    return {t["point"]: t["alias"] for t in json.loads(result.output)["taught"]}
+
+
+def test_a_clause_that_says_another_point_is_not_taught_to_this_one(run, bank_dir):
+
+    write(bank_dir / "questions" / "inference.yaml", KV)
+    taught = _taught(run, "kv-cache", "--point", "1", "--point", "2", "--point", "3", "--answer", KV_ANSWER)
+    assert taught[1] == "The cache holds the attention K and V for every earlier position"
+    assert taught[3] == "generation ends up limited by how fast we read memory rather than by FLOPs"
+
+
+def test_two_points_from_one_sentence_get_its_two_clauses(run, bank_dir):
+
+    write(bank_dir / "questions" / "inference.yaml", KV)
+    answer = (
+        "The target network scores all of the drafted tokens in a single parallel pass, "
+        "and the result is identical to sampling from it alone."
+    )
+    assert _taught(run, "spec", "--point", "2", "--point", "3", "--answer", answer) == {
+        2: "The target network scores all of the drafted tokens in a single parallel pass",
+        3: "the result is identical to sampling from it alone",
+    }
+    answer = "Because of the rejection rule you get exactly the samples of the big model."
+    taught = _taught(run, "spec", "--point", "3", "--answer", answer)
+    assert taught == {3: answer.rstrip(".")}  # "Because of" is not a joint to drop: no dangling "of"
+
+
+def test_a_key_point_written_as_a_block_scalar_can_be_taught(run, bank_dir):
+
+    path = write(bank_dir / "questions" / "inference.yaml", KV)
+    assert _taught(
+        run, "zero-one", "--point", "1", "--answer", "Each rank keeps only its own slice of the Adam moments."
+    )
+    assert (
+        "      - text: optimizer states are sharded across data-parallel ranks\n"
+        "        taught:\n"
+        "          - Each rank keeps only its own slice of the Adam moments\n"
+        "      - a second point\n"
+    ) in path.read_text()
+    assert run("validate").exit_code == 0
+
+
+def test_t_is_offered_only_where_there_are_grader_ticks_to_correct(run):
+    flip = run("drill", "-c", "parallelism", "--mode", "flip", "--limit", "1", input="\n3\nn\n", env=NOW)
+    assert "Rate: 1 Again" in flip.output and "t tick points" not in flip.output
+    typed = run("drill", "-c", "parallelism", "--limit", "1", input=GOOD + "\n\n3\nn\n", env=NOW)
+    assert "t tick points" in typed.output
+
+
+def test_show_numbers_the_key_points_as_teach_counts_them(run):
+    shown = run("show", "zero-stages").output
+    assert "  1. stage 1 shards the optimizer states" in shown and "  3. stage 3 also shards" in shown
+
+
+def test_undoing_a_card_that_taught_the_grader_says_the_words_stay(bank_dir, state_file):
+    from prep.review.teaching import DrillTeacher
+
+    location = BankLocation(bank_dir, "option")
+    with Store(state_file, bank_key=location.key) as store:
+        session = Session(
+            load_bank(location), store, Scheduler(SchedulerConfig(fuzz=False)), lambda: MOMENT, grader=grade
+        )
+        teacher = DrillTeacher(location, True, lambda choice: None, store, lambda: MOMENT)
+        answer = "Optimizer memory goes first, then what backward produces, then the weights."
+        from prep.review.drill import Choice
+
+        ui = ScriptedUI(
+            [answer, "x y"], [Choice("teach"), rate(Rating.GOOD), Choice("undo"), Choice("quit")], ticks=[{1}]
+        )
+        Drill(session, [QueueItem("zero-stages", "new"), QueueItem("dp-vs-mp", "new")], ui, teacher).run()
+    assert any("taught key point 1" in note for note in ui.notes)
+    assert any("the words taught from that answer stay in the bank" in note for note in ui.notes)

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from .conftest import installed_prep
+from .support import installed_prep
 
 CASES = [
     (["list", "--bogus"], "prep: list: no such option: --bogus", "prep list --help"),

@@ -1,4 +1,4 @@
-"""Counts in messages."""
+"""Counts and suggestions in messages."""
 
 from prep.cli.plain import counted
 
@@ -11,3 +11,12 @@ def test_counted_nouns():
     assert counted(3, "key") == "3 keys"
     assert counted(2, "question") == "2 questions"
     assert counted(2, "analysis", "analyses") == "2 analyses"
+
+
+def test_did_you_mean_suggests_only_what_is_close():
+    from prep.suggest import did_you_mean
+
+    ids = ["intro-personal-ownership-scope", "kv-cache-mechanics", "mqa-gqa-kv-cache", "dp-vs-mp"]
+    assert did_you_mean("nope", ids) is None
+    assert did_you_mean("dp-vs-mpp", ids) == "did you mean 'dp-vs-mp'?"
+    assert did_you_mean("kv-cache", ids) == "did you mean 'kv-cache-mechanics'?"

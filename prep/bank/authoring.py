@@ -15,10 +15,9 @@ from typing import Any
 
 import yaml
 
+from prep.bank.contents import Bank
 from prep.bank.load import check_bank
-from prep.bank.loaded import Bank
-from prep.bank.names import ID_PATTERN, KINDS
-from prep.bank.naming import check_category_name, make_id, prompt_key
+from prep.bank.naming import ID_PATTERN, KINDS, check_category_name, make_id, prompt_key
 from prep.bank.yamlsource import oversized
 from prep.bank.yamlsplice import (
     Edit,

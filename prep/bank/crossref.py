@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from prep.bank.loaded import Bank, Category, Origin
+from prep.bank.contents import Bank, Category, Origin
 from prep.bank.schema import Answer, Question
 from prep.bank.yamlsource import Document
 from prep.errors import Problem, display_path

@@ -6,8 +6,8 @@ from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any
 
+from prep.bank.contents import Bank
 from prep.bank.load import check_bank
-from prep.bank.loaded import Bank
 from prep.errors import Problem, display_path
 from prep.paths import BankLocation
 

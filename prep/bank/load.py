@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from prep.bank.contents import Bank
 from prep.bank.crossref import (
     add_answers,
     add_category,
@@ -21,7 +22,6 @@ from prep.bank.crossref import (
     check_former_ids,
     check_invalid_items,
 )
-from prep.bank.loaded import Bank
 from prep.bank.messages import validate_file
 from prep.bank.schema import Answer, AnswersFile, CategoryFile, Question
 from prep.bank.yamlsource import MAX_FILE_BYTES, Document, PathKey, load_file, oversized, parse

@@ -1,12 +1,17 @@
-"""Names in the bank: ids made from prompts, category names that are safe file names, and the
-key that tells two prompts ask the same thing."""
+"""Names in the bank: the kinds of question and the id pattern the schema allows, ids made from
+prompts, category names that are safe file names, and the key that tells two prompts ask the
+same thing. Light on purpose (no pydantic): `prep next` filters cached index rows by kind, and
+the state layer checks ids, with these."""
 
 from __future__ import annotations
 
 import re
 
-from prep.bank.names import ID_PATTERN
 from prep.errors import UsageError
+
+ID_PATTERN = r"^[a-z0-9]+(?:-[a-z0-9]+)*$"
+
+KINDS: tuple[str, ...] = ("technical", "behavioral", "strategy", "ask")
 
 # Names Windows refuses for files, whatever the extension; refused everywhere for portability.
 RESERVED_NAMES = frozenset("con prn aux nul".split()) | {

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
-from prep.bank.names import ID_PATTERN
+from prep.bank.naming import ID_PATTERN
 
 Id = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=120)]
 Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from prep.errors import UsageError
 
 if TYPE_CHECKING:
-    from prep.bank.loaded import Bank
+    from prep.bank.contents import Bank
     from prep.bank.schema import Question
 
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from prep.bank.names import KINDS
+from prep.bank.naming import KINDS
 from prep.errors import CommandLineError, NotFound
 from prep.suggest import did_you_mean
 
 if TYPE_CHECKING:  # annotations only: filtering cache rows must not import pydantic
-    from prep.bank.loaded import Bank
+    from prep.bank.contents import Bank
     from prep.bank.schema import Question
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import yaml
 
 from prep.bank.authoring import Change, read_source, validate_texts
-from prep.bank.loaded import Bank
+from prep.bank.contents import Bank
 from prep.bank.yamlsplice import (
     Edit,
     EditError,

@@ -1,9 +1,10 @@
 """The `prep` command line: global options, error handling, and command registration.
 
-Commands live in ``prep.commands.*``: each parses options, makes one call into the library and
-renders the result. Heavy modules (rich, pydantic, fsrs) are imported inside commands, and only
-the command being run is built (typer's parameter processing costs ~5 ms a command), so that
-``prep --help`` and ``prep next`` start fast.
+Each command lives in ``prep.cli.commands.<command>`` (``import_`` for `prep import`): it
+parses options, makes one call into the library and renders the result. Heavy modules (rich,
+pydantic, fsrs) are imported inside commands, and only the command being run is built (typer's
+parameter processing costs ~5 ms a command), so that ``prep --help`` starts fast; `prep next`
+and `prep plan` are answered before this module loads (``prep.cli.quick``).
 """
 
 from __future__ import annotations
@@ -18,17 +19,18 @@ from typer.core import TyperGroup
 
 from prep import __version__
 from prep.cli.context import AppContext
+from prep.cli.output import echo
 from prep.cli.usage import SuggestingGroup, fail, is_usage_error
 from prep.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_STATE, PrepError
 
-# Every command: name -> (module, attribute, one-line summary). The attribute is a command
-# function or, for command groups, a typer.Typer. The summary is the first line of its help,
-# kept here so `prep --help` imports no command module (a test checks they agree). Order here
-# is the order in `prep --help`.
+# Every command: name -> (module in prep.cli.commands, attribute, one-line summary). The
+# attribute is a command function or, for command groups, a typer.Typer. The summary is the
+# first line of its help, kept here so `prep --help` imports no command module (a test checks
+# they agree). Order here is the order in `prep --help`.
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "drill": ("drill", "drill", "Drill questions with spaced repetition: due cards first, then new ones."),
     "next": (
-        "drill",
+        "next",
         "next_card",
         "Show the card `prep drill` would show first, and how many are due, without starting.",
     ),
@@ -43,15 +45,19 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Score an answer against a question's key points, pitfalls and prepared answer.",
     ),
     "list": (
-        "bank",
+        "list",
         "list_questions",
         "List the questions of the bank, optionally filtered and fuzzy-searched.",
     ),
-    "show": ("bank", "show", "Show one question: prompt, key points, pitfalls, your answer and follow-ups."),
-    "search": ("bank", "search", "Fuzzy-search prompts, key points, tags and answers, best match first."),
-    "validate": ("bank", "validate", "Check every file of the bank and list every problem as file:line:col."),
+    "show": ("show", "show", "Show one question: prompt, key points, pitfalls, your answer and follow-ups."),
+    "search": ("search", "search", "Fuzzy-search prompts, key points, tags and answers, best match first."),
+    "validate": (
+        "validate",
+        "validate",
+        "Check every file of the bank and list every problem as file:line:col.",
+    ),
     "init": (
-        "author",
+        "init",
         "init",
         "Copy the bundled bank into DIR (default: here) as a bank of your own to edit and extend.",
     ),
@@ -60,24 +66,24 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "add",
         "Add a question: asks for each field, or takes them all as options for scripts.",
     ),
-    "answer": ("author", "answer", "Write or replace your own prepared answer to a question."),
+    "answer": ("answer", "answer", "Write or replace your own prepared answer to a question."),
     "teach": (
         "teach",
         "teach",
         "Teach the grader your words: add the part of an answer that says each key point as a phrasing.",
     ),
     "edit": (
-        "author",
+        "edit",
         "edit",
         "Open the question (or its answer) in $VISUAL/$EDITOR at its line, then re-validate.",
     ),
     "mv": (
-        "author",
+        "mv",
         "mv",
         "Rename a question id everywhere: definition, answers, follow-ups and review history.",
     ),
     "rm": (
-        "author",
+        "rm",
         "rm",
         "Remove a question and its answer (its review history stays in the state database).",
     ),
@@ -87,18 +93,18 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Where you stand: totals, weakest categories, a 14-day forecast, a 12-week heatmap, leeches.",
     ),
     "history": (
-        "stats",
+        "history",
         "history",
         "The review log of one question: date, rating, score, time and the answer you typed.",
     ),
     "optimize": (
-        "stats",
+        "optimize",
         "optimize",
         "Fit personal FSRS parameters to your review history; the scheduler then uses them.",
     ),
     "export": ("export", "export_app", "Write the bank out: a markdown cram sheet, an Anki deck, or CSV."),
     "import": (
-        "export",
+        "import_",
         "import_file",
         "Import questions, appended to a category file the way `prep add` writes them.",
     ),
@@ -143,7 +149,7 @@ class _PrepGroup(SuggestingGroup, TyperGroup):
 
     def shell_complete(self, ctx, incomplete):  # type: ignore[no-untyped-def]
         # Command names with their summaries from COMMANDS, like help: Tab builds no command.
-        from prep.cli.completion import command_items
+        from prep.cli.quick.completion import command_items
 
         summaries = {name: summary for name, (_module, _attribute, summary) in COMMANDS.items()}
         return command_items(summaries, incomplete) + super(TyperGroup, self).shell_complete(ctx, incomplete)
@@ -162,7 +168,7 @@ class _PrepGroup(SuggestingGroup, TyperGroup):
                 arg.encode("utf-8")
             except UnicodeEncodeError:
                 shown = arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-                typer.echo(f"prep: an argument is not valid UTF-8 text: {shown}", err=True)
+                echo(f"prep: an argument is not valid UTF-8 text: {shown}", err=True)
                 sys.exit(EXIT_ERROR)
         argv = list(args)
         try:
@@ -192,12 +198,12 @@ class _PrepGroup(SuggestingGroup, TyperGroup):
         except KeyboardInterrupt:
             if _debug(ctx):
                 raise
-            typer.echo("prep: interrupted", err=True)
+            echo("prep: interrupted", err=True)
             ctx.exit(EXIT_INTERRUPTED)
         except typer.Abort:  # Ctrl-C or Ctrl-D at a question prep asked: nothing was written yet
             if _debug(ctx):
                 raise
-            typer.echo("prep: cancelled", err=True)
+            echo("prep: cancelled", err=True)
             ctx.exit(EXIT_INTERRUPTED)
         except (typer.Exit, SystemExit):
             raise
@@ -207,12 +213,10 @@ class _PrepGroup(SuggestingGroup, TyperGroup):
             if _debug(ctx) or "click" in error.__class__.__module__:
                 raise
             if error.__class__.__module__ == "sqlite3":  # e.g. corruption found mid-session
-                typer.echo(f"prep: state database error: {error}", err=True)
-                typer.echo(
-                    "  run `prep state check` for what to do; nothing rated before this was lost", err=True
-                )
+                echo(f"prep: state database error: {error}", err=True)
+                echo("  run `prep state check` for what to do; nothing rated before this was lost", err=True)
                 ctx.exit(EXIT_STATE)
-            typer.echo(
+            echo(
                 f"prep: internal error: {error.__class__.__name__}: {error}\n"
                 "Run again with --debug for the traceback, and please report it.",
                 err=True,
@@ -251,14 +255,14 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        typer.echo(f"prep {__version__}")
+        echo(f"prep {__version__}")
         raise typer.Exit()
 
 
 @app.callback()
 def _global_options(
     ctx: typer.Context,
-    bank: Annotated[
+    bank_option: Annotated[
         Path | None,
         typer.Option(
             "--bank",
@@ -268,7 +272,7 @@ def _global_options(
             show_default=False,
         ),
     ] = None,
-    state: Annotated[
+    state_option: Annotated[
         Path | None,
         typer.Option(
             "--state",
@@ -277,7 +281,7 @@ def _global_options(
             show_default=False,
         ),
     ] = None,
-    config: Annotated[
+    config_option: Annotated[
         Path | None,
         typer.Option(
             "--config",
@@ -294,7 +298,9 @@ def _global_options(
         typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
     ] = False,
 ) -> None:
-    ctx.obj = AppContext(bank_option=bank, state_option=state, config_option=config, debug=debug)
+    ctx.obj = AppContext(
+        bank_option=bank_option, state_option=state_option, config_option=config_option, debug=debug
+    )
 
 
 def main() -> None:
@@ -304,8 +310,8 @@ def main() -> None:
     # typer builds a pydantic TypeAdapter per option; without this, pydantic scans every
     # installed package's entry points for plugins on each start. prep uses no plugins.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    if os.environ.get("_PREP_COMPLETE"):  # the shell asks for completions (see prep.cli.completion)
-        from prep.cli.completion import use_plain_help_text
+    if os.environ.get("_PREP_COMPLETE"):  # the shell asks for completions (see prep.cli.quick.completion)
+        from prep.cli.quick.completion import use_plain_help_text
 
         use_plain_help_text()
     try:

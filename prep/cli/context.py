@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from prep import paths
 
 if TYPE_CHECKING:
-    from prep.bank.loaded import Bank
+    from prep.bank.contents import Bank
 
 
 @dataclass
@@ -19,6 +19,12 @@ class AppContext:
     config_option: Path | None = None
     debug: bool = False
     _bank: Bank | None = field(default=None, repr=False)
+
+    def quick_start(self, filters: dict[str, list[str]]):  # type: ignore[no-untyped-def]
+        """What `prep next` and `prep plan` read first (see ``prep.cli.quick.opening``)."""
+        from prep.cli.quick.opening import quick_start
+
+        return quick_start(self.bank_option, self.state_option, self.config_option, filters)
 
     def bank_location(self) -> paths.BankLocation:
         return paths.find_bank(self.bank_option)
@@ -66,7 +72,7 @@ class AppContext:
         """The review state of this bank."""
         from prep.state.store import Store
 
-        return Store(self.state_path, write=write, bank=self.bank_key)
+        return Store(self.state_path, write=write, bank_key=self.bank_key)
 
     @property
     def schedule_files(self):  # type: ignore[no-untyped-def]
@@ -89,9 +95,10 @@ class AppContext:
     def retired_ids(self) -> frozenset[str]:
         """Ids the review history has but the bank no longer does (removed, not yet pruned): a new
         question given one of them would inherit that history."""
+        from prep.state.history import history_ids
 
         with self.store(write=False) as store:
-            return frozenset(store.history_ids() - set(self.bank().questions))
+            return frozenset(history_ids(store) - set(self.bank().questions))
 
     @property
     def state_path(self) -> Path:

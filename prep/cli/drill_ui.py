@@ -17,13 +17,14 @@ from rich.panel import Panel
 from rich.text import Text
 
 from prep.bank.schema import Question
+from prep.cli.output import console, echo
 from prep.cli.plain import counted
-from prep.cli.render import KIND_STYLE, console, difficulty, grade_report, prompt_panel
+from prep.cli.render import KIND_STYLE, difficulty, grade_report, prompt_panel
 from prep.grading.grade import Grade
+from prep.rating import Rating
 from prep.review.drill import AnswerInterrupted, Choice
 from prep.review.queue import QueueItem
-from prep.review.scheduler import RatingName
-from prep.review.session import Session, parse_rating, spoken_seconds
+from prep.review.session import Session, spoken_seconds
 
 KEYS_HELP = "1 Again  2 Hard  3 Good  4 Easy  ·  t tick points  u undo  e edit  s skip  q quit"
 
@@ -168,7 +169,7 @@ class ConsoleUI:
             return None
         return answer, self._elapsed()
 
-    def choose(self, suggested: RatingName | None) -> Choice:
+    def choose(self, suggested: Rating | None) -> Choice:
         default = f"Enter = {suggested}" if suggested else "choose 1-4"
         # Without a grade (flip mode, an empty answer) there are no grader's ticks to correct.
         keys = KEYS_HELP if suggested else KEYS_HELP.replace("t tick points  ", "")
@@ -187,7 +188,7 @@ class ConsoleUI:
             if key.split()[:1] == ["t"]:
                 self._toggles = key.split()[1:]
                 return Choice("teach")
-            rating = parse_rating(key)
+            rating = Rating.parse(key)
             if rating:
                 return Choice("rate", rating)
             self.notify(f"unknown choice {key!r}")
@@ -293,8 +294,7 @@ class ConsoleUI:
             if self.interactive:
                 _line_editing()
                 if self.out.stderr:  # --json: stdout is kept for the summary, even the prompt
-                    sys.stderr.write(prompt)
-                    sys.stderr.flush()
+                    echo(prompt, err=True, nl=False)
                     return input()
                 return input(prompt)
             line = self.stdin.readline()

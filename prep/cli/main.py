@@ -34,16 +34,20 @@ def quick_next(argv: list[str]) -> int | None:
     paths, filters, as_json = _parse(argv, command)  # type: ignore[misc]
     from pathlib import Path
 
+    from prep.cli.output import echo
+    from prep.cli.quick.opening import quick_start
     from prep.cli.report import report
     from prep.errors import PrepError
 
     if command == "plan":
-        from prep.cli.planshow import show_plan as show
+        from prep.cli.quick.plan import show_plan as show
     else:
-        from prep.cli.nextup import show_next as show
+        from prep.cli.quick.next import show_next as show
     try:
-        show(*(Path(paths[k]) if k in paths else None for k in ("bank", "state", "config")), filters,
-             as_json=as_json)  # fmt: skip
+        start = quick_start(
+            *(Path(paths[k]) if k in paths else None for k in ("bank", "state", "config")), filters
+        )
+        show(start, as_json=as_json)
         sys.stdout.flush()
     except PrepError as error:
         return report(error)
@@ -51,7 +55,7 @@ def quick_next(argv: list[str]) -> int | None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except KeyboardInterrupt:
-        sys.stderr.write("prep: interrupted\n")
+        echo("prep: interrupted", err=True)
         return 130
     return 0
 

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from typer.core import TyperGroup
 
-from prep.cli.completion import categories, question_ids
+from prep.cli.quick.completion import categories, question_ids
 from prep.cli.usage import SuggestingGroup
 
 

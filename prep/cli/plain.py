@@ -1,19 +1,12 @@
-"""Plain text in and out, shared by every command and light enough for `prep next`: JSON on
-standard output, text from standard input, whether a person is at the terminal, and counted
-nouns for messages."""
+"""Plain text in and out, shared by every command: text from standard input, whether a person
+is at the terminal, counted nouns for messages, and what a change to the bank reports."""
 
 from __future__ import annotations
 
-import json
 import sys
 
-import typer
-
+from prep.cli.output import echo, emit_json
 from prep.errors import UsageError
-
-
-def emit_json(data: object) -> None:
-    typer.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
 
 
 def read_stdin_text() -> str:
@@ -49,4 +42,4 @@ def report_change(change, as_json: bool, message: str) -> None:  # type: ignore[
     if as_json:
         emit_json(change.to_dict())
     else:
-        typer.echo(message)
+        echo(message)

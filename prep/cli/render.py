@@ -5,12 +5,10 @@ Rich honours NO_COLOR and drops colour and box-drawing styles when output is not
 
 from __future__ import annotations
 
-import io
-import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich import box
-from rich.console import Console, Group
+from rich.console import Group
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -18,60 +16,12 @@ from rich.text import Text
 from prep.cli.plain import counted
 
 if TYPE_CHECKING:
+    from prep.bank.contents import Bank
     from prep.bank.lint import Report
-    from prep.bank.loaded import Bank
     from prep.bank.schema import Question
     from prep.bank.search import Hit
 
 KIND_STYLE = {"technical": "cyan", "behavioral": "magenta", "strategy": "yellow", "ask": "green"}
-
-
-class _Console(Console):
-    def on_broken_pipe(self) -> None:
-        # rich would exit 1; a reader that has all it wanted (`prep list | head -1`) is a success,
-        # which prep.cli.app decides, as it does for every other write.
-        self.quiet = True
-        raise BrokenPipeError
-
-
-def console(stderr: bool = False, **options: Any) -> Console:
-    # No markup: bank text and typed answers are printed as written, "[mask]" and "[/]" included.
-    stream = sys.stderr if stderr else sys.stdout
-    if not _is_terminal(stream):
-        options["file"] = TrimmedLines(stream)
-    return _Console(**{"stderr": stderr, "highlight": False, "soft_wrap": False, "markup": False, **options})
-
-
-def _is_terminal(stream: Any) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError):
-        return False
-
-
-class TrimmedLines(io.TextIOBase):
-    """A file or pipe gets lines without the spaces rich pads tables and wrapped text with to
-    the console's width: noise in a log, and in a diff."""
-
-    def __init__(self, stream: Any) -> None:
-        self.stream = stream
-        self._partial = ""
-
-    def write(self, text: str) -> int:
-        lines = (self._partial + text).split("\n")
-        self._partial = lines.pop()
-        if lines:
-            self.stream.write("\n".join(line.rstrip(" ") for line in lines) + "\n")
-        return len(text)
-
-    def flush(self) -> None:
-        if self._partial:  # a prompt waiting for input on the same line keeps its spaces
-            self.stream.write(self._partial)
-            self._partial = ""
-        self.stream.flush()
-
-    def isatty(self) -> bool:
-        return False
 
 
 def difficulty(level: int) -> str:

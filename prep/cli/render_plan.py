@@ -7,18 +7,45 @@ Plain strings, no rich: `prep plan` is answered before typer and rich are import
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from prep.bank.cache import IndexRow
     from prep.review.plan import Plan, PlanDay
     from prep.review.queue import QueueItem
+
+NO_DATE = (
+    "No interview date set. Set one, and the minutes a day you have, with\n"
+    "  prep plan --interview {example} --minutes 45     (or --interview +14d)\n"
+)
 
 BAR = 30  # characters for the daily budget
 NEW, REVIEW, FREE = "▒", "█", "·"
 DAYS_SHOWN = 21  # a longer plan shows its first two weeks, then sums up the rest
 AT_RISK_SHOWN = 10
+
+
+def example_date() -> str:
+    """A date two weeks from today, for examples in hints: never one in the past."""
+    from datetime import timedelta
+
+    from prep import clock
+
+    return (clock.now().astimezone().date() + timedelta(days=14)).isoformat()
+
+
+def plan_text(plan: Plan, rows: list[IndexRow], width: int | None = None) -> list[str]:
+    """The plan as `prep plan` prints it, at the terminal's width."""
+    import shutil
+
+    if width is None:
+        width = shutil.get_terminal_size((100, 24)).columns if sys.stdout.isatty() else 100
+    titles = {r.category: r.category_title or r.category for r in rows}
+    prompts = {r.id: r.prompt for r in rows}
+    return plan_lines(plan, titles, prompts, width)
 
 
 def day_label(day: date, today: date) -> str:

@@ -3,8 +3,7 @@ on standard error. Light on purpose: the quick path of `prep next` uses it befor
 
 from __future__ import annotations
 
-import sys
-
+from prep.cli.output import echo
 from prep.errors import PrepError
 
 
@@ -13,6 +12,5 @@ def report(error: PrepError) -> int:
     lines = [*error.details(), f"prep: {error.message}"]
     if error.hint:
         lines.append(f"  {error.hint}")
-    sys.stderr.write("".join(line + "\n" for line in lines))
-    sys.stderr.flush()
+    echo("\n".join(lines), err=True)
     return error.exit_code

@@ -18,6 +18,7 @@ from typing import NoReturn
 
 import typer
 
+from prep.cli.output import echo
 from prep.errors import EXIT_USAGE
 
 # Click's wording, in prep's: (pattern, replacement).
@@ -67,8 +68,8 @@ def fail(error: BaseException, root: typer.Context | None, argv: list[str]) -> N
     else:
         words = _command_words(root, argv) if root is not None else []
     command = " ".join(words)
-    typer.echo(f"prep: {command + ': ' if command else ''}{describe(error)}", err=True)
-    typer.echo(f"  see `{' '.join(['prep', *words, '--help'])}`", err=True)
+    echo(f"prep: {command + ': ' if command else ''}{describe(error)}", err=True)
+    echo(f"  see `{' '.join(['prep', *words, '--help'])}`", err=True)
     raise typer.Exit(EXIT_USAGE)
 
 

@@ -7,7 +7,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from prep.bank.loaded import Bank
+from prep.bank.contents import Bank
 from prep.bank.schema import Question
 from prep.exchange.ankinote import CSS, FIELDS, MODEL_NAME, anki_tag, note_fields
 

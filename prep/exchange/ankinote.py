@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Any
 
-from prep.bank.names import ID_PATTERN
+from prep.bank.naming import ID_PATTERN
 from prep.bank.schema import Claim, Question
 
 MODEL_NAME = "prep question"

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
-from prep.bank.loaded import Bank
+from prep.bank.contents import Bank
 from prep.bank.schema import Question
-from prep.review.interview import recall_on_day
+from prep.review.plan import recall_on_day
 from prep.review.queue import weakest_first
 
 if TYPE_CHECKING:

@@ -21,7 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from prep.bank.loaded import Bank
+from prep.bank.contents import Bank
 from prep.bank.schema import Question
 from prep.bank.yamlsource import decode_utf8
 from prep.errors import ImportInvalid, InvalidInput, Problem, UsageError, display_path

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from prep.bank.authoring import refuse_oversized
+from prep.bank.contents import Bank
 from prep.bank.load import check_bank
-from prep.bank.loaded import Bank
 from prep.bank.naming import check_category_name, make_id, prompt_key
 from prep.bank.yamlsplice import EditError, append_items, dump
 from prep.errors import (

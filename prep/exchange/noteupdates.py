@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from prep.bank.loaded import Bank
+from prep.bank.contents import Bank
 from prep.bank.naming import prompt_key
 from prep.bank.yamlsplice import EditError, apply, items_by, set_entries
 from prep.errors import Problem, UsageError, display_path

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from prep.bank.loaded import Bank
+from prep.bank.contents import Bank
 from prep.bank.yamlsource import load_file
 from prep.errors import InvalidInput, NotFound, UsageError, display_path
 from prep.grading.grade import Grade, grade

@@ -28,12 +28,12 @@ from prep.grading.settings import DEFAULT_SETTINGS, Settings
 from prep.grading.subjects import subjects
 from prep.grading.swaps import exchanged, named_last, names, things
 from prep.grading.turned import turned
+from prep.rating import Rating
 from prep.text import Token, ordered_keys, phrase_keys, sentence_start, sentences, word_count
 
 __all__ = ["Grade", "PointResult", "from_ticks", "grade", "ticked_points"]
 
 Verdict = Literal["pass", "partial", "fail"]
-Rating = Literal["again", "hard", "good", "easy"]
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class Grade:
     partial_at: int = 35
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return {**asdict(self), "rating": str(self.rating)}
 
 
 def grade(
@@ -72,8 +72,7 @@ def grade(
     notes: list[str] = []
     mode, claims = _claims(question, candidate_answer)
     if not claims:
-        note = "nothing to grade against: add key points or an answer"
-        return Grade(0, "fail", "again", "none", notes=(note,), words=words, elapsed_seconds=elapsed_seconds)
+        return _nothing_to_grade(words, elapsed_seconds)
     none, full = (
         (settings.point_none, settings.point_full)
         if mode == "key_points"
@@ -117,8 +116,8 @@ def grade(
         s.text for s in (*swaps, *contradicted)
     }  # credited words said of the wrong thing are not credit
     verdict, rating = _verdict(score, scale, settings, elapsed_seconds, question.target_seconds)
-    if rating == "again" and mode == "key_points" and not (hits or swaps or notes) and _unrecognised(results):
-        rating = "hard"
+    if rating == Rating.AGAIN and mode == "key_points" and not (hits or swaps or notes):
+        rating = Rating.HARD if _unrecognised(results) else rating
     return Grade(
         score=round(score),
         verdict=verdict,
@@ -339,11 +338,16 @@ def _verdict(
         if score >= settings.partial_score * scale
         else "fail"
     )
-    rating: Rating = {"pass": "good", "partial": "hard", "fail": "again"}[verdict]
+    rating = {"pass": Rating.GOOD, "partial": Rating.HARD, "fail": Rating.AGAIN}[verdict]
     fast = elapsed_seconds is not None and elapsed_seconds <= target_seconds
     if verdict == "pass" and score >= settings.easy_score * scale and fast:
-        rating = "easy"
+        rating = Rating.EASY
     return verdict, rating
+
+
+def _nothing_to_grade(words: int, elapsed_seconds: float | None) -> Grade:
+    note = "nothing to grade against: add key points or an answer"
+    return Grade(0, "fail", Rating.AGAIN, "none", notes=(note,), words=words, elapsed_seconds=elapsed_seconds)
 
 
 def _credit(value: float, none: float, full: float) -> float:

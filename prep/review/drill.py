@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from prep.errors import PrepError
 from prep.grading.grade import from_ticks, ticked_points
+from prep.rating import Rating
 from prep.review.queue import QueueItem
-from prep.review.scheduler import RatingName
 from prep.review.session import Result, Session, Summary
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ class AnswerInterrupted(KeyboardInterrupt):
 @dataclass(frozen=True)
 class Choice:
     action: Action
-    rating: RatingName | None = None
+    rating: Rating | None = None
 
 
 class DrillUI(Protocol):
@@ -48,7 +48,7 @@ class DrillUI(Protocol):
     def show_grade(
         self, question: Question, graded: Grade | None, answer: str, elapsed: float | None
     ) -> None: ...
-    def choose(self, suggested: RatingName | None) -> Choice: ...
+    def choose(self, suggested: Rating | None) -> Choice: ...
     def offer_follow_up(self, question: Question) -> bool | Literal["undo"] | None: ...  # None: quit
     def notify(self, message: str) -> None: ...
     def edit(self, question: Question) -> None: ...
@@ -71,7 +71,7 @@ class _Turn:
     taught: set[int] = field(default_factory=set)
 
     @property
-    def suggested(self) -> RatingName | None:
+    def suggested(self) -> Rating | None:
         shown = self.rescored or self.graded
         return shown.rating if shown else None
 
@@ -134,7 +134,7 @@ class Drill:
     def _mock(self, turn: _Turn) -> None:
         session = self.session
         if session.record:
-            rating = turn.graded.rating if turn.graded else "again"
+            rating = turn.graded.rating if turn.graded else Rating.AGAIN
             session.rate(
                 turn.question.id, rating, graded=turn.graded, answer=turn.answer, elapsed=turn.elapsed
             )
@@ -201,7 +201,7 @@ class Drill:
         self._rate(turn, choice.rating)
         return self._follow_up(question)
 
-    def _rate(self, turn: _Turn, rating: RatingName) -> None:
+    def _rate(self, turn: _Turn, rating: Rating) -> None:
         session = self.session
         rated = session.rate(
             turn.question.id,
@@ -213,7 +213,7 @@ class Drill:
         )
         if rated.card_after is not None:
             wait = rated.card_after.due - session.clock()
-            if rating == "again" and wait <= AGAIN_IN_SESSION:
+            if rating == Rating.AGAIN and wait <= AGAIN_IN_SESSION:
                 self.pending.append(QueueItem(turn.question.id, "again", rated.card_after.due))
                 self.ui.notify("again: back at the end of this session")
             else:

@@ -7,6 +7,7 @@ from datetime import date
 from typing import Any
 
 from prep.errors import PrepError
+from prep.state import reports
 from prep.state.cards import parse_time
 from prep.state.store import Store
 
@@ -20,7 +21,7 @@ def training_items(store: Store) -> list[list[tuple[int, int]]]:
     FSRS cannot evaluate an item whose last gap is zero days.
     """
     sequences: dict[str, list[tuple[int, date]]] = defaultdict(list)
-    for qid, when, rating in store.rating_sequences():
+    for qid, when, rating in reports.rating_sequences(store):
         sequences[qid].append((rating, parse_time(when).astimezone().date()))
     items = []
     for reviews in sequences.values():

@@ -30,13 +30,12 @@ def next_card(
     """{"due": N, "new": N, "next": {id, prompt, category, reason, due, state} or None}, and
     while an interview is ahead, "interview": {date, days_left}: the drill then follows the
     plan, so the due and new cards are the plan's for today."""
-    from prep.review import interview as planning  # only the interview plan needs fsrs
+    from prep.review import plan as planning  # only the interview plan needs fsrs
 
     if planning.ahead(interview, now):
         assert interview is not None
-        questions = [(r.id, r.category, r.target_seconds) for r in selected]
-        plan = planning.plan_for(store, questions, interview, now, at_risk_below=at_risk_below)
-        queue = planning.plan_queue(plan, again=planning.again_due(store, (r.id for r in selected), now))
+        items = planning.items_of(selected)
+        _plan, queue = planning.todays_plan(store, items, interview, now, at_risk_below=at_risk_below)
     else:
         queue = build_queue(None, store, None, now, selected, new_per_day=new_per_day)  # type: ignore[arg-type]
     first = queue[0] if queue else None

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:  # annotations only: `prep next` must not pay for pydantic or numpy
-    from prep.bank.loaded import Bank
+    from prep.bank.contents import Bank
     from prep.bank.schema import Question
     from prep.review.scheduler import Scheduler
     from prep.state.cards import CardState

@@ -7,14 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from prep.config import SchedulerConfig
+from prep.rating import Rating
 from prep.state.cards import CardState, utc
-
-RatingName = Literal["again", "hard", "good", "easy"]
-RATINGS: tuple[RatingName, ...] = ("again", "hard", "good", "easy")
-RATING_VALUE = {name: i + 1 for i, name in enumerate(RATINGS)}  # FSRS: Again=1 .. Easy=4
 
 
 @dataclass
@@ -36,14 +33,14 @@ class Scheduler:
         self._fsrs = fsrs
         self._scheduler = fsrs.Scheduler(**kwargs)
 
-    def review(self, card: CardState, rating: RatingName, now: datetime) -> CardState:
+    def review(self, card: CardState, rating: Rating, now: datetime) -> CardState:
         """The card after answering it with *rating* at *now* (pure: same inputs, same output
         when fuzzing is off)."""
         fs_card = self._to_fsrs(card)
         updated, _log = self._scheduler.review_card(
-            fs_card, self._fsrs.Rating(RATING_VALUE[rating]), review_datetime=utc(now)
+            fs_card, self._fsrs.Rating(rating.value), review_datetime=utc(now)
         )
-        lapsed = rating == "again" and card.state == 2
+        lapsed = rating == Rating.AGAIN and card.state == 2
         return replace(
             card,
             due=updated.due,

@@ -13,13 +13,14 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
 from prep.bank.schema import content_hash
+from prep.rating import Rating
 from prep.review.queue import due_outlook
-from prep.review.scheduler import RATING_VALUE, RATINGS, RatingName, Scheduler
+from prep.review.scheduler import Scheduler
 from prep.state.cards import CardState, new_card
 from prep.state.store import Store
 
 if TYPE_CHECKING:
-    from prep.bank.loaded import Bank
+    from prep.bank.contents import Bank
     from prep.bank.schema import Question
     from prep.grading.grade import Grade
 
@@ -37,7 +38,7 @@ def spoken_seconds(text: str) -> float:
 @dataclass
 class Result:
     question_id: str
-    rating: RatingName | None  # None: skipped, or mock without --record
+    rating: Rating | None  # None: skipped, or mock without --record
     grade: Grade | None
     elapsed: float | None
     answer: str
@@ -69,8 +70,7 @@ class Summary:
     @property
     def ratings(self) -> dict[str, int]:
         """How many cards got each rating (sessions that record), in rating order."""
-        names = ("again", "hard", "good", "easy")
-        return {name: sum(1 for r in self.results if r.rating == name) for name in names}
+        return {str(rating): sum(1 for r in self.results if r.rating == rating) for rating in Rating}
 
     @property
     def verdicts(self) -> dict[str, int]:
@@ -116,7 +116,7 @@ class Summary:
             "results": [
                 {
                     "question": r.question_id,
-                    "rating": r.rating,
+                    "rating": str(r.rating) if r.rating else None,
                     "score": r.grade.score if r.grade else None,
                     "verdict": r.grade.verdict if r.grade else None,
                     "elapsed": r.elapsed,
@@ -130,7 +130,7 @@ def _passed(result: Result) -> bool:
     """Rated Good or Easy: the user's rating has the last word over the grader's verdict, as
     in `prep stats`. Only an unrecorded mock answer, which has no rating, goes by the verdict."""
     if result.rating is not None:
-        return result.rating in ("good", "easy")
+        return result.rating in (Rating.GOOD, Rating.EASY)
     return result.grade is not None and result.grade.verdict == "pass"
 
 
@@ -175,7 +175,7 @@ class Session:
     def rate(
         self,
         question_id: str,
-        rating: RatingName,
+        rating: Rating,
         *,
         graded: Grade | None = None,
         answer: str = "",
@@ -188,12 +188,12 @@ class Session:
         result = Result(question_id, rating, graded, elapsed, answer)
         if self.record:
             now = self.clock()
-            result.review_id, after = self.store.review(
+            result.review_id, after = self.store.rate(
                 question_id,
                 lambda before: self.scheduler.review(before or new_card(question_id, now), rating, now),
                 reviewed_at=now,
-                rating=RATING_VALUE[rating],
-                suggested=RATING_VALUE[graded.rating] if graded else None,
+                rating=rating,
+                suggested=graded.rating if graded else None,
                 score=graded.score if graded else None,
                 elapsed_seconds=elapsed,
                 answer=answer or None,
@@ -204,7 +204,7 @@ class Session:
             )
             result.card_after = after
         elif self.keep_practice:
-            result.practice_id = self._practice(question_id, RATING_VALUE[rating], graded, answer, elapsed)
+            result.practice_id = self._practice(question_id, rating, graded, answer, elapsed)
         self.summary.results.append(result)
         return result
 
@@ -227,7 +227,12 @@ class Session:
         return True
 
     def _practice(
-        self, question_id: str, rating: int | None, graded: Grade | None, answer: str, elapsed: float | None
+        self,
+        question_id: str,
+        rating: Rating | None,
+        graded: Grade | None,
+        answer: str,
+        elapsed: float | None,
     ) -> int:
         mode = "mock" if self.mode == "mock" else "drill" if self.record else "cram"
         return self.store.log_practice(
@@ -268,10 +273,3 @@ class Session:
             self.store, self.bank, self.clock(), self.scope
         )
         return self.summary
-
-
-def parse_rating(text: str) -> RatingName | None:
-    text = text.strip().lower()
-    if text in {"1", "2", "3", "4"}:
-        return RATINGS[int(text) - 1]
-    return text if text in RATINGS else None  # type: ignore[return-value]

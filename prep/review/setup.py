@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING
 
 from prep import config
 from prep.errors import StateReadOnly
-from prep.review import interview
+from prep.review import plan as planning
 from prep.review.queue import QueueItem, build_queue, mock_queue
 from prep.review.scheduler import Scheduler
 from prep.review.session import Mode, Session
 from prep.state.store import Store
 
 if TYPE_CHECKING:
-    from prep.bank.loaded import Bank
+    from prep.bank.contents import Bank
     from prep.bank.schema import Question
     from prep.review.plan import Plan
 
@@ -35,7 +35,7 @@ class ScheduleFiles:
     state: Path
     config: Path
     explicit_config: bool = False
-    bank: str = ""  # the bank's key in the review history
+    bank_key: str = ""  # the bank's key in the review history
 
 
 def open_schedule(
@@ -49,7 +49,7 @@ def open_schedule(
         overrides={"desired_retention": retention, "new_per_day": new},
         explicit=files.explicit_config,
     )
-    store = Store(files.state, write=write, bank=files.bank)
+    store = Store(files.state, write=write, bank_key=files.bank_key)
     personal = store.fsrs_parameters()
     scheduler = Scheduler(
         replace(settings.scheduler, parameters=personal) if personal else settings.scheduler
@@ -111,7 +111,7 @@ def start_drill(
     plan = None
     if options.mode == "mock":
         queue = mock_queue(questions, bank, options.count, rng)
-    elif questions and not options.cram and interview.ahead(settings.interview, clock()):
+    elif questions and not options.cram and planning.ahead(settings.interview, clock()):
         plan, queue = _planned(bank, questions, options, settings, store, clock(), rng)
     else:
         queue = build_queue(
@@ -151,12 +151,15 @@ def _planned(
 ) -> tuple[Plan, list[QueueItem]]:
     """Today's part of the interview plan for the selected questions: what the drill asks."""
     assert settings.interview is not None
-    selected = [(q.id, bank.category_of[q.id], q.target_seconds) for q in questions]
-    plan = interview.plan_for(
-        store, selected, settings.interview, now, at_risk_below=settings.scheduler.desired_retention
+    selected = [planning.PlanItem(q.id, bank.category_of[q.id], q.target_seconds) for q in questions]
+    return planning.todays_plan(
+        store,
+        selected,
+        settings.interview,
+        now,
+        at_risk_below=settings.scheduler.desired_retention,
+        new=options.new,
+        limit=options.limit,
+        shuffle=options.shuffle,
+        rng=rng,
     )
-    again = interview.again_due(store, (q.id for q in questions), now)
-    queue = interview.plan_queue(
-        plan, again=again, new=options.new, limit=options.limit, shuffle=options.shuffle, rng=rng
-    )
-    return plan, queue

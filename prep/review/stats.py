@@ -12,9 +12,11 @@ from datetime import date, datetime, timedelta
 from typing import Any
 
 from prep.bank.cache import IndexRow
+from prep.rating import Rating
 from prep.review.queue import start_of_day
 from prep.review.scheduler import Scheduler
-from prep.state.cards import CardState, parse_time
+from prep.state import reports
+from prep.state.cards import CardState
 from prep.state.reports import Overrides
 from prep.state.store import Store
 
@@ -83,8 +85,8 @@ def _categories(
     cards: dict[str, CardState],
 ) -> list[dict[str, Any]]:
     """Per category, weakest first: recall probability now, pass rate, score, lapses."""
-    totals = store.review_totals()
-    overrides, taught = store.overrides(), store.taught_questions()
+    totals = reports.review_totals(store)
+    overrides, taught = reports.overrides(store), reports.taught_questions(store)
     retrievability = {qid: scheduler.retrievability(card, now) for qid, card in cards.items()}
     grouped: dict[str, list[IndexRow]] = defaultdict(list)
     for q in questions:
@@ -160,8 +162,8 @@ def _activity(store: Store, now: datetime, scope: set[str] | None) -> dict[str, 
     first_day = local_today - timedelta(days=HEATMAP_WEEKS * 7 - 1)
     first_day -= timedelta(days=first_day.weekday())  # calendar columns start on Monday
     all_days = _activity_per_day(store, now, scope)
-    spent = store.time_spent(now - timedelta(days=7), scope)
-    suggested, agreed = store.grader_agreement(scope)
+    spent = reports.time_spent(store, now - timedelta(days=7), scope)
+    suggested, agreed = reports.grader_agreement(store, scope)
     return {
         "heatmap": [
             {"date": d.isoformat(), "reviews": all_days.get(d, 0)}
@@ -203,7 +205,7 @@ def _activity_per_day(store: Store, now: datetime, scope: set[str] | None) -> di
     """Reviews and practice answers per local calendar day."""
     offset = now.astimezone().utcoffset() or timedelta(0)
     counts: dict[date, int] = defaultdict(int)
-    for hour, n in store.activity_by_hour(scope):
+    for hour, n in reports.activity_by_hour(store, scope):
         counts[(datetime.fromisoformat(hour + ":00") + offset).date()] += n
     return dict(counts)
 
@@ -231,12 +233,11 @@ def _longest_streak(per_day: dict[date, int]) -> int:
 def history(store: Store, question_id: str) -> list[dict[str, Any]]:
     """Every review of a question, and every practice answer (cram, a mock without --record),
     oldest first; ``scheduled`` tells them apart."""
-    names = {1: "again", 2: "hard", 3: "good", 4: "easy"}
     rows = [
         {
             "reviewed_at": r.reviewed_at.isoformat(),
-            "rating": names.get(r.rating, r.rating),
-            "suggested": names.get(r.suggested) if r.suggested else None,
+            "rating": Rating.name_of(r.rating),
+            "suggested": Rating.name_of(r.suggested) if r.suggested else None,
             "score": r.score,
             "elapsed_seconds": r.elapsed_seconds,
             "mode": r.mode,
@@ -249,15 +250,15 @@ def history(store: Store, question_id: str) -> list[dict[str, Any]]:
     ]
     rows += [
         {
-            "reviewed_at": parse_time(p["practiced_at"]).isoformat(),
-            "rating": names.get(p["rating"]) if p["rating"] else None,
+            "reviewed_at": p.practiced_at.isoformat(),
+            "rating": Rating.name_of(p.rating) if p.rating else None,
             "suggested": None,
-            "score": p["score"],
-            "elapsed_seconds": p["elapsed_seconds"],
-            "mode": p["mode"],
-            "answer": p["answer"],
+            "score": p.score,
+            "elapsed_seconds": p.elapsed_seconds,
+            "mode": p.mode,
+            "answer": p.answer,
             "scheduled": False,
-            "verdict": p["verdict"],
+            "verdict": p.verdict,
             "ticked": None,
         }
         for p in store.practice(question_id)

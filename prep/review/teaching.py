@@ -15,7 +15,7 @@ from prep.grading.grade import grade
 from prep.grading.teach import Lesson, taught_question, try_lessons
 
 if TYPE_CHECKING:
-    from prep.bank.loaded import Bank
+    from prep.bank.contents import Bank
     from prep.bank.schema import Question
     from prep.paths import BankLocation
     from prep.state.store import Store

@@ -1,27 +1,29 @@
-"""Moving a bank's history: renaming a question, exporting, merging an export, pruning the
-history of questions gone from the bank, and carrying history over to a copy of the bank.
+"""A bank's review history as a whole: which questions it covers, renaming a question, carrying
+it over to a copy of the bank, the JSON Lines export and the import that merges one, and pruning
+the history of questions gone from the bank. Functions over a ``Store`` (its connection and its
+bank's key); what a line of an export may hold is checked in ``records``.
 
-Mixed into ``Store``: ``db`` is its connection and ``bank`` the key of its bank.
+The export is deterministic (sorted, no timestamps of its own), so export -> import into an
+empty state -> export gives byte-identical files, and it diffs well in git.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from prep.errors import StateError
 from prep.state.cards import CardState, parse_time
-from prep.state.rows import save_card_row
+from prep.state.records import FORMAT, FORMAT_VERSION, parse_export
+from prep.state.rows import save_card_row, scope
 from prep.state.sqlite import Connection
 
-
-def scope(bank: str | None, *, unassigned: bool = True) -> tuple[str, tuple]:
-    """A WHERE clause for the rows a bank sees: its own, and (*unassigned*) those recorded before
-    prep kept track of banks (''). A store opened with no bank (tools, tests) sees every row."""
-    if bank is None:
-        return "1", ()
-    return ("bank IN (?, '')", (bank,)) if unassigned else ("bank = ?", (bank,))
+if TYPE_CHECKING:
+    from prep.state.store import Store
 
 
 # The columns of a review and of a practice answer that move with an export (not the row id).
@@ -46,177 +48,197 @@ _CARD_COLUMNS = (
 )
 
 
-class HistoryMoves:
-    db: Connection
-    bank: str | None
-
-    def cards(self) -> dict[str, CardState]: ...  # provided by Store
-    def content_hashes(self) -> dict[str, str | None]: ...  # provided by Store
-    def transaction(self): ...  # type: ignore[no-untyped-def]  # provided by StateDatabase
-
-    def history_ids(self, *, unassigned: bool = False) -> set[str]:
-        """The question ids this bank's history has a card, a review, a practice answer or a teaching for;
-        with *unassigned*, also those only history from before banks were recorded has."""
-        where, args = scope(self.bank, unassigned=unassigned)
-        return {
-            r[0]
-            for r in self.db.execute(
-                f"SELECT question_id FROM cards WHERE {where} UNION SELECT question_id FROM reviews"
-                f" WHERE {where}"
-                f" UNION SELECT question_id FROM practice WHERE {where}"
-                f" UNION SELECT question_id FROM teachings WHERE {where}",
-                args * 4,
-            )
-        }
-
-    def has_history(self, question_id: str) -> bool:
-        """Whether this bank sees any history for the id (its own or unassigned)."""
-        where, args = scope(self.bank)
-        row = self.db.execute(
-            f"SELECT 1 FROM cards WHERE {where} AND question_id = ? UNION SELECT 1 FROM reviews WHERE {where}"
-            f" AND question_id = ? UNION SELECT 1 FROM practice WHERE {where} AND question_id = ? LIMIT 1",
-            (*args, question_id) * 3,
-        ).fetchone()
-        return row is not None
-
-    @contextmanager
-    def renaming(self, old: str, new: str) -> Iterator[tuple[int, int]]:
-        """Move a question's history to a new id; commits only if the caller's block succeeds
-        (so the bank files and the database change together). Unassigned history is copied to
-        the new id as this bank's, and stays where other banks see it. Yields the reviews and
-        the practice answers moved."""
-        with self.transaction() as db:
-            if self.has_history(new):
-                raise StateError(f"the state database already has history for {new!r}")
-            self._copy_unassigned(db, old)
-            db.execute(
-                "UPDATE cards SET question_id = ? WHERE bank = ? AND question_id = ?", (new, self.bank, old)
-            )
-            practice = db.execute(
-                "UPDATE practice SET question_id = ? WHERE bank = ? AND question_id = ?",
-                (new, self.bank, old),
-            ).rowcount
-            reviews = db.execute(
-                "UPDATE reviews SET question_id = ? WHERE bank = ? AND question_id = ?", (new, self.bank, old)
-            ).rowcount
-            db.execute(
-                "UPDATE teachings SET question_id = ? WHERE bank = ? AND question_id = ?",
-                (new, self.bank, old),
-            )
-            yield reviews, practice
-
-    def _copy_unassigned(self, db: Connection, question_id: str) -> None:
-        """Make this bank's own copy of a question's unassigned history (not already its own)."""
-        if not self.bank:
-            return
-        fields = [f for f in REVIEW_FIELDS if f != "bank"]
-        db.execute(
-            f"INSERT INTO reviews (bank, {', '.join(fields)}) SELECT ?, {', '.join(fields)} FROM reviews"
-            " WHERE bank = '' AND question_id = ?",
-            (self.bank, question_id),
+def history_ids(store: Store, *, unassigned: bool = False) -> set[str]:
+    """The question ids this bank's history has a card, a review, a practice answer or a teaching for;
+    with *unassigned*, also those only history from before banks were recorded has."""
+    where, args = scope(store.bank_key, unassigned=unassigned)
+    return {
+        r[0]
+        for r in store.db.execute(
+            f"SELECT question_id FROM cards WHERE {where} UNION SELECT question_id FROM reviews"
+            f" WHERE {where}"
+            f" UNION SELECT question_id FROM practice WHERE {where}"
+            f" UNION SELECT question_id FROM teachings WHERE {where}",
+            args * 4,
         )
-        fields = [f for f in PRACTICE_FIELDS if f != "bank"]
+    }
+
+
+def has_history(store: Store, question_id: str) -> bool:
+    """Whether this bank sees any history for the id (its own or unassigned)."""
+    where, args = scope(store.bank_key)
+    row = store.db.execute(
+        f"SELECT 1 FROM cards WHERE {where} AND question_id = ? UNION SELECT 1 FROM reviews WHERE {where}"
+        f" AND question_id = ? UNION SELECT 1 FROM practice WHERE {where} AND question_id = ? LIMIT 1",
+        (*args, question_id) * 3,
+    ).fetchone()
+    return row is not None
+
+
+@contextmanager
+def renaming(store: Store, old: str, new: str) -> Iterator[tuple[int, int]]:
+    """Move a question's history to a new id; commits only if the caller's block succeeds
+    (so the bank files and the database change together). Unassigned history is copied to
+    the new id as this bank's, and stays where other banks see it. Yields the reviews and
+    the practice answers moved."""
+    with store.transaction() as db:
+        if has_history(store, new):
+            raise StateError(f"the state database already has history for {new!r}")
+        _copy_unassigned(store, db, old)
         db.execute(
-            f"INSERT INTO practice (bank, {', '.join(fields)}) SELECT ?, {', '.join(fields)} FROM practice"
-            " WHERE bank = '' AND question_id = ?",
-            (self.bank, question_id),
+            "UPDATE cards SET question_id = ? WHERE bank = ? AND question_id = ?",
+            (new, store.bank_key, old),
         )
+        practice = db.execute(
+            "UPDATE practice SET question_id = ? WHERE bank = ? AND question_id = ?",
+            (new, store.bank_key, old),
+        ).rowcount
+        reviews = db.execute(
+            "UPDATE reviews SET question_id = ? WHERE bank = ? AND question_id = ?",
+            (new, store.bank_key, old),
+        ).rowcount
+        db.execute(
+            "UPDATE teachings SET question_id = ? WHERE bank = ? AND question_id = ?",
+            (new, store.bank_key, old),
+        )
+        yield reviews, practice
+
+
+def _copy_unassigned(store: Store, db: Connection, question_id: str) -> None:
+    """Make this bank's own copy of a question's unassigned history (not already its own)."""
+    if not store.bank_key:
+        return
+    fields = [f for f in REVIEW_FIELDS if f != "bank"]
+    db.execute(
+        f"INSERT INTO reviews (bank, {', '.join(fields)}) SELECT ?, {', '.join(fields)} FROM reviews"
+        " WHERE bank = '' AND question_id = ?",
+        (store.bank_key, question_id),
+    )
+    fields = [f for f in PRACTICE_FIELDS if f != "bank"]
+    db.execute(
+        f"INSERT INTO practice (bank, {', '.join(fields)}) SELECT ?, {', '.join(fields)} FROM practice"
+        " WHERE bank = '' AND question_id = ?",
+        (store.bank_key, question_id),
+    )
+    db.execute(
+        f"INSERT OR IGNORE INTO cards (bank, {_CARD_COLUMNS}) SELECT ?, {_CARD_COLUMNS} FROM cards"
+        " WHERE bank = '' AND question_id = ?",
+        (store.bank_key, question_id),
+    )
+
+
+def carry_over(store: Store, source: str) -> int:
+    """Copy another bank's history into this one (a bank copied with `prep init` starts with
+    the progress made on the one it was copied from). Returns the reviews copied."""
+    with store.transaction() as db:
+        for table, _, _, fields, _ in _ROW_TABLES:
+            own = [f for f in fields if f != "bank"]
+            copied = db.execute(
+                f"INSERT INTO {table} (bank, {', '.join(own)}) SELECT ?, {', '.join(own)} FROM {table}"
+                " WHERE bank = ?",
+                (store.bank_key, source),
+            ).rowcount
+            if table == "reviews":
+                reviews = copied
         db.execute(
             f"INSERT OR IGNORE INTO cards (bank, {_CARD_COLUMNS}) SELECT ?, {_CARD_COLUMNS} FROM cards"
-            " WHERE bank = '' AND question_id = ?",
-            (self.bank, question_id),
+            " WHERE bank = ?",
+            (store.bank_key, source),
         )
+    return reviews
 
-    def carry_over(self, source: str) -> int:
-        """Copy another bank's history into this one (a bank copied with `prep init` starts with
-        the progress made on the one it was copied from). Returns the reviews copied."""
-        with self.transaction() as db:
-            for table, _, _, fields, _ in _ROW_TABLES:
-                own = [f for f in fields if f != "bank"]
-                copied = db.execute(
-                    f"INSERT INTO {table} (bank, {', '.join(own)}) SELECT ?, {', '.join(own)} FROM {table}"
-                    " WHERE bank = ?",
-                    (self.bank, source),
-                ).rowcount
-                if table == "reviews":
-                    reviews = copied
-            db.execute(
-                f"INSERT OR IGNORE INTO cards (bank, {_CARD_COLUMNS}) SELECT ?, {_CARD_COLUMNS} FROM cards"
-                " WHERE bank = ?",
-                (self.bank, source),
-            )
-        return reviews
 
-    def export_rows(self, *, all_banks: bool = False) -> Iterator[tuple[str, dict[str, Any]]]:
-        """("card" | "review" | "practice" | "teaching", fields) of this bank's history (its own rows and the
-        unassigned ones; every bank's with *all_banks*) in a fixed order, so that the same history
-        always exports the same way."""
-        where, args = scope(None if all_banks else self.bank)
-        for row in self.db.execute(
-            f"SELECT bank, {_CARD_COLUMNS} FROM cards WHERE {where} ORDER BY question_id, bank", args
+def export_rows(store: Store, *, all_banks: bool = False) -> Iterator[tuple[str, dict[str, Any]]]:
+    """("card" | "review" | "practice" | "teaching", fields) of this bank's history (its own rows and the
+    unassigned ones; every bank's with *all_banks*) in a fixed order, so that the same history
+    always exports the same way."""
+    where, args = scope(None if all_banks else store.bank_key)
+    for row in store.db.execute(
+        f"SELECT bank, {_CARD_COLUMNS} FROM cards WHERE {where} ORDER BY question_id, bank", args
+    ):
+        record = dict(row)
+        content = record.pop("content_hash")
+        bank = record.pop("bank")
+        yield "card", {**CardState.from_dict(record).to_dict(), "content_hash": content, "bank": bank}
+    for table, kind, stamp, fields, _ in _ROW_TABLES:
+        for row in store.db.execute(
+            f"SELECT {', '.join(fields)} FROM {table} WHERE {where} ORDER BY {stamp}, question_id, bank, id",
+            args,
         ):
-            record = dict(row)
-            content = record.pop("content_hash")
-            bank = record.pop("bank")
-            yield "card", {**CardState.from_dict(record).to_dict(), "content_hash": content, "bank": bank}
-        for table, kind, stamp, fields, _ in _ROW_TABLES:
-            for row in self.db.execute(
-                f"SELECT {', '.join(fields)} FROM {table} WHERE {where}"
-                f" ORDER BY {stamp}, question_id, bank, id",
-                args,
-            ):
-                yield kind, {k: row[k] for k in fields}
-
-    def merge(
-        self,
-        cards: list[tuple[CardState, str | None, str]],
-        rows_by_kind: dict[str, list[dict[str, Any]]],
-    ) -> dict[str, int]:
-        """Add what the state does not have yet, in one transaction: reviews, practice answers and
-        teachings by (bank, question, time), cards where the incoming one was reviewed later.
-        Each row keeps the bank it was made in. Returns the counts."""
-        counts = dict.fromkeys(
-            ("reviews_added", "reviews_present", "cards_added", "cards_updated", "cards_kept",
-             "practice_added", "practice_present", "teachings_added", "teachings_present"),
-            0,
-        )  # fmt: skip
-        with self.transaction() as db:
-            for table, kind, _, fields, same in _ROW_TABLES:
-                for row in rows_by_kind.get(kind, []):
-                    if db.execute(
-                        f"SELECT 1 FROM {table} WHERE {' AND '.join(f'{c} = ?' for c in same)}",
-                        tuple(row[c] for c in same),
-                    ).fetchone():
-                        counts[f"{table}_present"] += 1
-                        continue
-                    db.execute(
-                        f"INSERT INTO {table} ({', '.join(fields)}) VALUES ({', '.join('?' * len(fields))})",
-                        tuple(row[k] for k in fields),
-                    )
-                    counts[f"{table}_added"] += 1
-            for card, content, bank in cards:
-                counts[_merge_card(db, card, content, bank)] += 1
-        return counts
-
-    def prune(self, keep: set[str], *, unassigned: bool = False) -> dict[str, int]:
-        """Delete this bank's history of every question id not in *keep*; with *unassigned*, also
-        history from before banks were recorded of ids not in *keep*."""
-        where, args = scope(self.bank, unassigned=unassigned)
-        with self.transaction() as db:
-            gone = sorted(self.history_ids(unassigned=unassigned) - keep)
-            counts = {"reviews": 0, "cards": 0, "practice": 0, "teachings": 0}
-            for qid in gone:
-                for table in counts:
-                    counts[table] += db.execute(
-                        f"DELETE FROM {table} WHERE {where} AND question_id = ?", (*args, qid)
-                    ).rowcount
-        return {"questions": len(gone), **counts}
+            yield kind, {k: row[k] for k in fields}
 
 
-def _merge_card(db: Connection, card: CardState, content: str | None, bank: str) -> str:
+def export_lines(store: Store, *, all_banks: bool = False) -> Iterable[str]:
+    yield json.dumps({"type": FORMAT, "version": FORMAT_VERSION}, sort_keys=True)
+    for kind, fields in export_rows(store, all_banks=all_banks):
+        yield json.dumps({"type": kind, **fields}, sort_keys=True)
+
+
+@dataclass
+class ImportReport:
+    reviews_added: int = 0
+    reviews_present: int = 0
+    cards_added: int = 0
+    cards_updated: int = 0
+    cards_kept: int = 0
+    practice_added: int = 0
+    practice_present: int = 0
+    teachings_added: int = 0
+    teachings_present: int = 0
+
+    def to_dict(self) -> dict[str, int]:
+        return dict(self.__dict__)
+
+
+def import_lines(store: Store, path: Path, *, keep_banks: bool = False) -> ImportReport:
+    """Merge an export into the state: reviews by (question, time), cards by latest review.
+
+    The history becomes this bank's (a bank exported on one machine is at another path on the
+    next), but for unassigned rows; with *keep_banks* every row keeps the bank it names (a
+    backup of every bank, made with `state export --all-banks`). Idempotent: importing the same
+    file twice changes nothing the second time. The whole file is checked before anything is
+    written, and written in one transaction.
+    """
+    cards, rows = parse_export(path)
+    if not keep_banks:
+        cards = [(card, content, store.bank_key if bank else "") for card, content, bank in cards]
+        for row in (row for kind in rows.values() for row in kind):
+            row["bank"] = store.bank_key if row["bank"] else ""
+    return _merge(store, cards, rows)
+
+
+def _merge(
+    store: Store,
+    cards: list[tuple[CardState, str | None, str]],
+    rows_by_kind: dict[str, list[dict[str, Any]]],
+) -> ImportReport:
+    """Add what the state does not have yet, in one transaction: reviews, practice answers and
+    teachings by (bank, question, time), cards where the incoming one was reviewed later.
+    Each row keeps the bank it was made in."""
+    counts = ImportReport().to_dict()
+    with store.transaction() as db:
+        for table, kind, _, fields, same in _ROW_TABLES:
+            for row in rows_by_kind.get(kind, []):
+                if db.execute(
+                    f"SELECT 1 FROM {table} WHERE {' AND '.join(f'{c} = ?' for c in same)}",
+                    tuple(row[c] for c in same),
+                ).fetchone():
+                    counts[f"{table}_present"] += 1
+                    continue
+                db.execute(
+                    f"INSERT INTO {table} ({', '.join(fields)}) VALUES ({', '.join('?' * len(fields))})",
+                    tuple(row[k] for k in fields),
+                )
+                counts[f"{table}_added"] += 1
+        for card, content, bank in cards:
+            counts[_merge_card(db, card, content, bank)] += 1
+    return ImportReport(**counts)
+
+
+def _merge_card(db: Connection, card: CardState, content: str | None, bank_key: str) -> str:
     """Save an imported card unless the state has one reviewed as late; which count it adds to."""
     row = db.execute(
-        "SELECT last_review FROM cards WHERE bank = ? AND question_id = ?", (bank, card.question_id)
+        "SELECT last_review FROM cards WHERE bank = ? AND question_id = ?", (bank_key, card.question_id)
     ).fetchone()
     if (
         row is not None
@@ -224,5 +246,24 @@ def _merge_card(db: Connection, card: CardState, content: str | None, bank: str)
         and not (card.last_review and card.last_review > parse_time(row[0]))
     ):
         return "cards_kept"
-    save_card_row(db, bank, card, content)
+    save_card_row(db, bank_key, card, content)
     return "cards_added" if row is None else "cards_updated"
+
+
+def prune(store: Store, keep: set[str], *, unassigned: bool = False) -> dict[str, int]:
+    """Delete this bank's history of every question id not in *keep*; with *unassigned*, also
+    history from before banks were recorded of ids not in *keep*."""
+    where, args = scope(store.bank_key, unassigned=unassigned)
+    with store.transaction() as db:
+        gone = sorted(history_ids(store, unassigned=unassigned) - keep)
+        counts = {"reviews": 0, "cards": 0, "practice": 0, "teachings": 0}
+        for qid in gone:
+            for table in counts:
+                counts[table] += db.execute(
+                    f"DELETE FROM {table} WHERE {where} AND question_id = ?", (*args, qid)
+                ).rowcount
+    return {"questions": len(gone), **counts}
+
+
+def orphans(store: Store, keep: set[str], *, unassigned: bool = False) -> list[str]:
+    return sorted(history_ids(store, unassigned=unassigned) - keep)

@@ -1,7 +1,8 @@
-"""The aggregate queries behind `prep stats` and `prep optimize`, as named methods of the store.
+"""The aggregate queries behind `prep stats`, `prep optimize` and the interview plan, as named
+functions of a store.
 
 Each is one SQL statement over the review log (and the practice answers); the review layer
-turns the rows into figures. *scope*: only these question ids (a -c selection), or all.
+turns the rows into figures. *question_ids*: only these questions (a -c selection), or all.
 """
 
 from __future__ import annotations
@@ -10,10 +11,13 @@ import json
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from prep.state.cards import format_time
-from prep.state.history import scope
-from prep.state.sqlite import Connection
+from prep.state.rows import scope
+
+if TYPE_CHECKING:
+    from prep.state.store import Store
 
 
 @dataclass(frozen=True)
@@ -55,10 +59,10 @@ class Overrides:
     overridden_after: int
 
 
-def _scope(bank: str | None, question_ids: Collection[str] | None) -> tuple[str, tuple]:
+def _scope(bank_key: str | None, question_ids: Collection[str] | None) -> tuple[str, tuple]:
     """A WHERE clause for the bank's rows (see history.scope) and the selected questions; one
     JSON parameter, however many questions are selected."""
-    where, args = scope(bank)
+    where, args = scope(bank_key)
     if question_ids is None:
         return where, args
     return f"{where} AND question_id IN (SELECT value FROM json_each(?))", (
@@ -67,111 +71,107 @@ def _scope(bank: str | None, question_ids: Collection[str] | None) -> tuple[str,
     )
 
 
-class ReportQueries:
-    """Mixed into ``Store``; ``db`` is its connection."""
+def review_totals(store: Store) -> dict[str, QuestionTotals]:
+    """Per question over the whole log: reviews, passes, average score, time spent."""
+    where, args = scope(store.bank_key)
+    rows = store.db.execute(  # a table scan beats 100k index lookups
+        "SELECT question_id, COUNT(*), SUM(rating >= 3), AVG(score), TOTAL(elapsed_seconds)"
+        f" FROM reviews NOT INDEXED WHERE {where} GROUP BY question_id",
+        args,
+    )
+    return {qid: QuestionTotals(n, passed or 0, score, seconds) for qid, n, passed, score, seconds in rows}
 
-    db: Connection
-    bank: str | None
 
-    def review_totals(self) -> dict[str, QuestionTotals]:
-        """Per question over the whole log: reviews, passes, average score, time spent."""
-        where, args = scope(self.bank)
-        rows = self.db.execute(  # a table scan beats 100k index lookups
-            "SELECT question_id, COUNT(*), SUM(rating >= 3), AVG(score), TOTAL(elapsed_seconds)"
-            f" FROM reviews NOT INDEXED WHERE {where} GROUP BY question_id",
+def activity_by_hour(store: Store, question_ids: Collection[str] | None = None) -> list[tuple[str, int]]:
+    """Reviews and practice answers per UTC hour ("YYYY-MM-DDTHH"): grouping fixed-width text
+    is cheap, and the caller shifts hours to local days faster than SQLite's 'localtime'."""
+    where, args = _scope(store.bank_key, question_ids)
+    return [
+        (hour, n)
+        for hour, n in store.db.execute(
+            "SELECT substr(t, 1, 13) AS h, COUNT(*) FROM (SELECT reviewed_at AS t, question_id, bank"
+            " FROM reviews UNION ALL SELECT practiced_at, question_id, bank FROM practice)"
+            f" WHERE {where} GROUP BY h",
             args,
         )
-        return {
-            qid: QuestionTotals(n, passed or 0, score, seconds) for qid, n, passed, score, seconds in rows
-        }
+    ]
 
-    def activity_by_hour(self, question_ids: Collection[str] | None = None) -> list[tuple[str, int]]:
-        """Reviews and practice answers per UTC hour ("YYYY-MM-DDTHH"): grouping fixed-width text
-        is cheap, and the caller shifts hours to local days faster than SQLite's 'localtime'."""
-        where, args = _scope(self.bank, question_ids)
-        return [
-            (hour, n)
-            for hour, n in self.db.execute(
-                "SELECT substr(t, 1, 13) AS h, COUNT(*) FROM (SELECT reviewed_at AS t, question_id, bank"
-                " FROM reviews UNION ALL SELECT practiced_at, question_id, bank FROM practice)"
-                f" WHERE {where} GROUP BY h",
-                args,
-            )
-        ]
 
-    def time_spent(self, since: datetime, question_ids: Collection[str] | None = None) -> TimeSpent:
-        where, args = _scope(self.bank, question_ids)
-        stamp = format_time(since)
-        seconds, recent, reviews = self.db.execute(
-            "SELECT TOTAL(elapsed_seconds), TOTAL(CASE WHEN reviewed_at >= ? THEN elapsed_seconds END), "
-            "COUNT(*)"
-            f" FROM reviews WHERE {where}",
-            (stamp, *args),
-        ).fetchone()
-        practice_seconds, practice_recent, practice = self.db.execute(
-            "SELECT TOTAL(elapsed_seconds), TOTAL(CASE WHEN practiced_at >= ? THEN elapsed_seconds END), "
-            "COUNT(*)"
-            f" FROM practice WHERE {where}",
-            (stamp, *args),
-        ).fetchone()
-        return TimeSpent(seconds + practice_seconds, recent + practice_recent, int(reviews), int(practice))
+def time_spent(store: Store, since: datetime, question_ids: Collection[str] | None = None) -> TimeSpent:
+    where, args = _scope(store.bank_key, question_ids)
+    stamp = format_time(since)
+    seconds, recent, reviews = store.db.execute(
+        "SELECT TOTAL(elapsed_seconds), TOTAL(CASE WHEN reviewed_at >= ? THEN elapsed_seconds END), "
+        "COUNT(*)"
+        f" FROM reviews WHERE {where}",
+        (stamp, *args),
+    ).fetchone()
+    practice_seconds, practice_recent, practice = store.db.execute(
+        "SELECT TOTAL(elapsed_seconds), TOTAL(CASE WHEN practiced_at >= ? THEN elapsed_seconds END), "
+        "COUNT(*)"
+        f" FROM practice WHERE {where}",
+        (stamp, *args),
+    ).fetchone()
+    return TimeSpent(seconds + practice_seconds, recent + practice_recent, int(reviews), int(practice))
 
-    def grader_agreement(self, question_ids: Collection[str] | None = None) -> tuple[int, int]:
-        """(reviews the grader suggested a rating for, how many of them the user rated as suggested)."""
-        where, args = _scope(self.bank, question_ids)
-        suggested, agreed = self.db.execute(
-            "SELECT COUNT(*), TOTAL(rating = suggested) FROM reviews WHERE suggested IS NOT NULL AND "
-            f"{where}",
-            args,
-        ).fetchone()
-        return int(suggested), int(agreed)
 
-    def overrides(self) -> dict[str, Overrides]:
-        """Per question: how often the user rated other than the grader suggested, before its
-        first teaching and after. The review of the drill turn that taught it (the first one
-        after the teaching, with the user's ticks) graded the answer before it learned: before."""
-        where, args = scope(self.bank)
-        rows = self.db.execute(
-            f"""
-            WITH rv AS (SELECT question_id, reviewed_at, rating != suggested AS overridden, ticked
-                        FROM reviews WHERE {where} AND suggested IS NOT NULL),
-                 taught AS (SELECT question_id, MIN(taught_at) AS at FROM teachings WHERE {where}
-                            GROUP BY question_id),
-                 turn AS (SELECT rv.question_id, MIN(rv.reviewed_at) AS at FROM rv JOIN taught
-                          USING (question_id) WHERE rv.reviewed_at > taught.at GROUP BY rv.question_id),
-                 marked AS (SELECT rv.question_id, rv.overridden,
-                                   taught.at IS NOT NULL AND rv.reviewed_at > taught.at
-                                   AND NOT (rv.ticked IS NOT NULL AND rv.reviewed_at = turn.at) AS after
-                            FROM rv LEFT JOIN taught USING (question_id) LEFT JOIN turn USING (question_id))
-            SELECT question_id, TOTAL(NOT after), TOTAL(overridden AND NOT after), TOTAL(after),
-                   TOTAL(overridden AND after)
-            FROM marked GROUP BY question_id
-            """,
-            args * 2,
-        )
-        return {qid: Overrides(int(a), int(b), int(c), int(d)) for qid, a, b, c, d in rows}
+def grader_agreement(store: Store, question_ids: Collection[str] | None = None) -> tuple[int, int]:
+    """(reviews the grader suggested a rating for, how many of them the user rated as suggested)."""
+    where, args = _scope(store.bank_key, question_ids)
+    suggested, agreed = store.db.execute(
+        f"SELECT COUNT(*), TOTAL(rating = suggested) FROM reviews WHERE suggested IS NOT NULL AND {where}",
+        args,
+    ).fetchone()
+    return int(suggested), int(agreed)
 
-    def taught_questions(self) -> set[str]:
-        where, args = scope(self.bank)
-        return {
-            r[0] for r in self.db.execute(f"SELECT DISTINCT question_id FROM teachings WHERE {where}", args)
-        }
 
-    def recent_answers(self, limit: int) -> list[RecentAnswer]:
-        """The last *limit* reviews, newest first (by the time index: the log may be long)."""
-        where, args = scope(self.bank)
-        rows = self.db.execute(
-            "SELECT question_id, reviewed_at, rating, elapsed_seconds, card_before IS NULL"
-            f" FROM reviews INDEXED BY reviews_time WHERE {where} ORDER BY reviewed_at DESC LIMIT ?",
-            (*args, limit),
-        )
-        return [RecentAnswer(qid, at, rating, took, bool(first)) for qid, at, rating, took, first in rows]
+def overrides(store: Store) -> dict[str, Overrides]:
+    """Per question: how often the user rated other than the grader suggested, before its
+    first teaching and after. The review of the drill turn that taught it (the first one
+    after the teaching, with the user's ticks) graded the answer before it learned: before."""
+    where, args = scope(store.bank_key)
+    rows = store.db.execute(
+        f"""
+        WITH rv AS (SELECT question_id, reviewed_at, rating != suggested AS overridden, ticked
+                    FROM reviews WHERE {where} AND suggested IS NOT NULL),
+             taught AS (SELECT question_id, MIN(taught_at) AS at FROM teachings WHERE {where}
+                        GROUP BY question_id),
+             turn AS (SELECT rv.question_id, MIN(rv.reviewed_at) AS at FROM rv JOIN taught
+                      USING (question_id) WHERE rv.reviewed_at > taught.at GROUP BY rv.question_id),
+             marked AS (SELECT rv.question_id, rv.overridden,
+                               taught.at IS NOT NULL AND rv.reviewed_at > taught.at
+                               AND NOT (rv.ticked IS NOT NULL AND rv.reviewed_at = turn.at) AS after
+                        FROM rv LEFT JOIN taught USING (question_id) LEFT JOIN turn USING (question_id))
+        SELECT question_id, TOTAL(NOT after), TOTAL(overridden AND NOT after), TOTAL(after),
+               TOTAL(overridden AND after)
+        FROM marked GROUP BY question_id
+        """,
+        args * 2,
+    )
+    return {qid: Overrides(int(a), int(b), int(c), int(d)) for qid, a, b, c, d in rows}
 
-    def rating_sequences(self) -> Iterator[tuple[str, str, int]]:
-        """(question id, reviewed_at as stored, rating) of every review, by question then time."""
-        where, args = scope(self.bank)
-        yield from self.db.execute(
-            f"SELECT question_id, reviewed_at, rating FROM reviews WHERE {where}"
-            " ORDER BY question_id, reviewed_at, id",
-            args,
-        )
+
+def taught_questions(store: Store) -> set[str]:
+    where, args = scope(store.bank_key)
+    return {r[0] for r in store.db.execute(f"SELECT DISTINCT question_id FROM teachings WHERE {where}", args)}
+
+
+def recent_answers(store: Store, limit: int) -> list[RecentAnswer]:
+    """The last *limit* reviews, newest first (by the time index: the log may be long)."""
+    where, args = scope(store.bank_key)
+    rows = store.db.execute(
+        "SELECT question_id, reviewed_at, rating, elapsed_seconds, card_before IS NULL"
+        f" FROM reviews INDEXED BY reviews_time WHERE {where} ORDER BY reviewed_at DESC LIMIT ?",
+        (*args, limit),
+    )
+    return [RecentAnswer(qid, at, rating, took, bool(first)) for qid, at, rating, took, first in rows]
+
+
+def rating_sequences(store: Store) -> Iterator[tuple[str, str, int]]:
+    """(question id, reviewed_at as stored, rating) of every review, by question then time."""
+    where, args = scope(store.bank_key)
+    yield from store.db.execute(
+        f"SELECT question_id, reviewed_at, rating FROM reviews WHERE {where}"
+        " ORDER BY question_id, reviewed_at, id",
+        args,
+    )

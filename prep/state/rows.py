@@ -1,4 +1,5 @@
-"""Rows of the state database as objects, and the one writer of a card row."""
+"""Rows of the state database as objects, the rows a bank sees (``scope``), and the one writer
+of a card row."""
 
 from __future__ import annotations
 
@@ -26,12 +27,41 @@ class Review:
     ticked: tuple[int, ...] | None = None  # the key points the user ticked instead (`t`), if any
 
 
-def save_card_row(db: sqlite3.Connection, bank: str, card: CardState, content_hash: str | None) -> None:
+@dataclass(frozen=True)
+class Practice:
+    """An answer kept but never scheduled: from a cram or a mock interview without --record, or
+    typed in a drill and then skipped or quit before a rating (mode "drill")."""
+
+    id: int
+    question_id: str
+    practiced_at: datetime
+    mode: str
+    rating: int | None
+    score: int | None
+    verdict: str | None
+    elapsed_seconds: float | None
+    answer: str | None
+
+
+def practice_of(row: sqlite3.Row) -> Practice:
+    values = {name: row[name] for name in Practice.__dataclass_fields__}
+    return Practice(**{**values, "practiced_at": parse_time(row["practiced_at"])})
+
+
+def scope(bank_key: str | None, *, unassigned: bool = True) -> tuple[str, tuple]:
+    """A WHERE clause for the rows a bank sees: its own, and (*unassigned*) those recorded before
+    prep kept track of banks (''). A store opened with no bank (tools, tests) sees every row."""
+    if bank_key is None:
+        return "1", ()
+    return ("bank IN (?, '')", (bank_key,)) if unassigned else ("bank = ?", (bank_key,))
+
+
+def save_card_row(db: sqlite3.Connection, bank_key: str, card: CardState, content_hash: str | None) -> None:
     db.execute(
         "INSERT OR REPLACE INTO cards (bank, question_id, due, state, step, stability, difficulty,"
         " last_review, reps, lapses, content_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
-            bank,
+            bank_key,
             card.question_id,
             format_time(card.due),
             card.state,

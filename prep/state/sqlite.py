@@ -1,6 +1,7 @@
-"""The state database as a file: opening it writable or read-only, telling damage from a
-database that merely cannot be written, moving a damaged file aside, and the copies kept next
-to it (backups made before a migration, damaged files moved aside).
+"""The state database as a file, in SQLite's terms: opening it writable or read-only, telling
+damage from a database that merely cannot be written (and saying which), a connection that
+reports its own errors, and the mark that spares an unchanged file its quick check. The copies
+kept next to it (backups, damaged files moved aside) are ``copies``; migrating is ``database``.
 
 SQLite's own error codes decide: only SQLITE_CORRUPT, SQLITE_NOTADB or a failing quick check
 mean "damaged". "database is locked", a permission or a read-only file system never do, so a

@@ -8,7 +8,6 @@ state from before it, which makes undo exact.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -17,29 +16,27 @@ from typing import Any
 from prep.errors import StateError
 from prep.state.cards import CardState, format_time, parse_time
 from prep.state.database import StateDatabase
-from prep.state.history import PRACTICE_FIELDS, REVIEW_FIELDS, HistoryMoves, scope  # noqa: F401
-from prep.state.reports import ReportQueries
-from prep.state.rows import Review, card_of, review_of, save_card_row  # noqa: F401
+from prep.state.rows import Practice, Review, card_of, practice_of, review_of, save_card_row, scope
 from prep.state.sqlite import Connection
 
 
-class Store(StateDatabase, ReportQueries, HistoryMoves):
+class Store(StateDatabase):
     """The review state of one bank: cards, the review log, practice answers and settings. Every
-    SQL statement prep runs on it is a named method here (or in its report queries and history
-    moves).
+    SQL statement prep runs on them is a named method here, but for the aggregate queries of
+    ``reports`` and the moves of a whole history in ``history``, functions over a store.
 
-    *bank* is the key of the bank the rows belong to (``BankLocation.key``). A bank sees its own
+    *bank_key* is the key of the bank the rows belong to (``BankLocation.key``). A bank sees its own
     rows and the unassigned ones ('', recorded before prep kept track of banks) for the ids it
     has; new rows are its own. Tools that give no bank see every row and write unassigned ones."""
 
-    def __init__(self, path: Path, *, write: bool = True, bank: str | None = None) -> None:
-        self.bank = bank
+    def __init__(self, path: Path, *, write: bool = True, bank_key: str | None = None) -> None:
+        self.bank_key = bank_key
         super().__init__(path, write=write)
 
     # --- cards ---------------------------------------------------------------------------
 
     def card(self, question_id: str) -> CardState | None:
-        where, args = scope(self.bank)
+        where, args = scope(self.bank_key)
         row = self.db.execute(
             f"SELECT * FROM cards WHERE {where} AND question_id = ? ORDER BY bank = '' LIMIT 1",
             (*args, question_id),
@@ -48,14 +45,14 @@ class Store(StateDatabase, ReportQueries, HistoryMoves):
 
     def cards(self) -> dict[str, CardState]:
         # The bank's own card wins over an unassigned one of the same id: it comes last.
-        where, args = scope(self.bank)
+        where, args = scope(self.bank_key)
         rows = self.db.execute(f"SELECT * FROM cards WHERE {where} ORDER BY bank != ''", args)
         return {row["question_id"]: card_of(row) for row in rows}
 
     def memories(self) -> dict[str, tuple[float, float | None, str]]:
         """(stability, difficulty, last review as stored) of every card that holds a memory:
         what the interview plan reads, without building 10,000 card states."""
-        where, args = scope(self.bank)
+        where, args = scope(self.bank_key)
         rows = self.db.execute(
             "SELECT question_id, stability, difficulty, last_review FROM cards"
             f" WHERE {where} AND stability IS NOT NULL AND last_review IS NOT NULL ORDER BY bank != ''",
@@ -73,14 +70,14 @@ class Store(StateDatabase, ReportQueries, HistoryMoves):
         step = " AND state != 2" if learning else ""  # fsrs.State.Review is 2
         sql = f"SELECT question_id, due FROM cards WHERE due <= ?{step} ORDER BY due, question_id"
         params: tuple = (stamp,)
-        if self.bank is not None:
+        if self.bank_key is not None:
             sql = (
                 f"SELECT question_id, due FROM cards WHERE bank = ? AND due <= ?{step}"
                 " UNION ALL SELECT question_id, due"
                 f" FROM cards WHERE bank = '' AND due <= ?{step} AND question_id NOT IN"
                 " (SELECT question_id FROM cards WHERE bank = ?) ORDER BY due, question_id"
             )
-            params = (self.bank, stamp, stamp, self.bank)
+            params = (self.bank_key, stamp, stamp, self.bank_key)
         if limit is not None:
             sql += " LIMIT ?"
             params += (limit,)
@@ -90,7 +87,7 @@ class Store(StateDatabase, ReportQueries, HistoryMoves):
         """The rating of each question's latest review (one query; ids with none are left out)."""
         if not question_ids:
             return {}
-        where, args = scope(self.bank)
+        where, args = scope(self.bank_key)
         marks = ",".join("?" * len(question_ids))
         rows = self.db.execute(
             f"SELECT question_id, rating FROM reviews WHERE {where} AND question_id IN ({marks})"
@@ -100,7 +97,7 @@ class Store(StateDatabase, ReportQueries, HistoryMoves):
         return dict(rows.fetchall())  # later rows overwrite earlier ones: the last review wins
 
     def content_hashes(self) -> dict[str, str | None]:
-        where, args = scope(self.bank)
+        where, args = scope(self.bank_key)
         rows = self.db.execute(
             f"SELECT question_id, content_hash FROM cards WHERE {where} ORDER BY bank != ''", args
         )
@@ -108,7 +105,7 @@ class Store(StateDatabase, ReportQueries, HistoryMoves):
 
     def new_cards_since(self, since: datetime) -> int:
         """How many cards had their first review since *since* (the new-per-day budget)."""
-        where, args = scope(self.bank)
+        where, args = scope(self.bank_key)
         row = self.db.execute(  # by the time index: today's reviews are few, a bank's are many
             "SELECT COUNT(*) FROM reviews INDEXED BY reviews_time"
             f" WHERE reviewed_at >= ? AND card_before IS NULL AND {where}",
@@ -129,9 +126,9 @@ class Store(StateDatabase, ReportQueries, HistoryMoves):
     ) -> int:
         """Append a review and save the card's new state, atomically. Returns the review id."""
         with self.transaction() as db:
-            return _append_review(db, self.bank or "", before, after, reviewed_at, rating, **details)
+            return _append_review(db, self.bank_key or "", before, after, reviewed_at, rating, **details)
 
-    def review(
+    def rate(
         self,
         question_id: str,
         schedule: Callable[[CardState | None], CardState],
@@ -146,7 +143,9 @@ class Store(StateDatabase, ReportQueries, HistoryMoves):
         with self.transaction() as db:
             before = self.card(question_id)
             after = schedule(before)
-            return _append_review(db, self.bank or "", before, after, reviewed_at, rating, **details), after
+            return _append_review(
+                db, self.bank_key or "", before, after, reviewed_at, rating, **details
+            ), after
 
     def undo(self, review_id: int) -> str:
         """Remove a review and restore the card as it was before it. Returns the question id."""
@@ -171,7 +170,7 @@ class Store(StateDatabase, ReportQueries, HistoryMoves):
             return str(qid)
 
     def reviews(self, question_id: str | None = None, since: datetime | None = None) -> list[Review]:
-        where, args = scope(self.bank)
+        where, args = scope(self.bank_key)
         sql, params = f"SELECT * FROM reviews WHERE {where}", list(args)
         if question_id is not None:
             sql += " AND question_id = ?"
@@ -183,7 +182,7 @@ class Store(StateDatabase, ReportQueries, HistoryMoves):
         return [review_of(r) for r in self.db.execute(sql, params)]
 
     def review_count(self) -> int:
-        where, args = scope(self.bank)
+        where, args = scope(self.bank_key)
         return int(self.db.execute(f"SELECT COUNT(*) FROM reviews WHERE {where}", args).fetchone()[0])
 
     # --- practice: cram and unrecorded mock answers, kept but never scheduled ----------------
@@ -204,7 +203,7 @@ class Store(StateDatabase, ReportQueries, HistoryMoves):
             cursor = db.execute(
                 "INSERT INTO practice (bank, question_id, practiced_at, mode, rating, score, verdict, "
                 "elapsed_seconds, answer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (self.bank or '', question_id, format_time(practiced_at), mode, rating, score, verdict,
+                (self.bank_key or '', question_id, format_time(practiced_at), mode, rating, score, verdict,
                  elapsed_seconds, answer),
             )  # fmt: skip
             return int(cursor.lastrowid)
@@ -214,14 +213,13 @@ class Store(StateDatabase, ReportQueries, HistoryMoves):
         with self.transaction() as db:
             db.execute("DELETE FROM practice WHERE id = ?", (practice_id,))
 
-    def practice(self, question_id: str) -> list[sqlite3.Row]:
-        where, args = scope(self.bank)
-        return list(
-            self.db.execute(
-                f"SELECT * FROM practice WHERE {where} AND question_id = ? ORDER BY practiced_at, id",
-                (*args, question_id),
-            )
+    def practice(self, question_id: str) -> list[Practice]:
+        where, args = scope(self.bank_key)
+        rows = self.db.execute(
+            f"SELECT * FROM practice WHERE {where} AND question_id = ? ORDER BY practiced_at, id",
+            (*args, question_id),
         )
+        return [practice_of(row) for row in rows]
 
     # --- teaching: the user's own words added to key points ---------------------------------
 
@@ -232,7 +230,7 @@ class Store(StateDatabase, ReportQueries, HistoryMoves):
             db.execute(
                 "INSERT INTO teachings (bank, question_id, point, phrasing, taught_at, via)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                (self.bank or "", question_id, point, phrasing, format_time(taught_at), via),
+                (self.bank_key or "", question_id, point, phrasing, format_time(taught_at), via),
             )
 
     # --- settings --------------------------------------------------------------------------
@@ -256,12 +254,12 @@ class Store(StateDatabase, ReportQueries, HistoryMoves):
     def save_card(self, card: CardState, content_hash: str | None = None) -> None:
         """Write one card's state as it is (no review): for tools that build a history."""
         with self.transaction() as db:
-            save_card_row(db, self.bank or "", card, content_hash)
+            save_card_row(db, self.bank_key or "", card, content_hash)
 
 
 def _append_review(
     db: Connection,
-    bank: str,
+    bank_key: str,
     before: CardState | None,
     after: CardState,
     reviewed_at: datetime,
@@ -281,7 +279,7 @@ def _append_review(
         " elapsed_seconds, answer, mode, content_hash, card_before, verdict, ticked)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
-            bank,
+            bank_key,
             after.question_id,
             format_time(reviewed_at),
             rating,
@@ -296,5 +294,5 @@ def _append_review(
             ticked,
         ),
     )
-    save_card_row(db, bank, after, content_hash)
+    save_card_row(db, bank_key, after, content_hash)
     return int(cursor.lastrowid)

@@ -7,13 +7,13 @@ from typing import Annotated
 
 import typer
 
-from prep.bank.names import KINDS
-from prep.bank.naming import check_category_name
+from prep.bank.naming import KINDS, check_category_name
 from prep.cli import plain
-from prep.cli.completion import categories, question_ids
 from prep.cli.context import AppContext
 from prep.cli.options import option
+from prep.cli.output import echo
 from prep.cli.plain import report_change
+from prep.cli.quick.completion import categories, question_ids
 from prep.errors import UsageError, display_path
 
 _CLAIM_HELP = "Write 'text | alias | alias' to give aliases."
@@ -128,7 +128,7 @@ def add(
     from prep.bank import authoring
 
     if old_key_point:
-        typer.echo(_OLD_K_NOTE, err=True)
+        echo(_OLD_K_NOTE, err=True)
         key_point = [*(key_point or []), *old_key_point]
     app: AppContext = ctx.obj
     location = app.writable_bank_location()  # refused before any question is asked
@@ -153,7 +153,7 @@ def add(
     report_change(change, as_json, f"added {change.question_id} to {display_path(change.files[0])}")
     similar = change.detail.get("similar_to")
     if similar and not as_json:
-        typer.echo(
+        echo(
             f"warning: its prompt is {similar['similarity']}% like that of {similar['id']!r} "
             f"(`prep show {similar['id']}`)",
             err=True,
@@ -167,7 +167,7 @@ def _fill_in(draft: _Draft, bank, *, interactive: bool) -> None:  # type: ignore
     if draft.category is None:
         if not interactive:
             raise UsageError("--category is required (or run interactively)")
-        typer.echo(f"Categories: {', '.join(categories) or 'none yet'}")
+        echo(f"Categories: {', '.join(categories) or 'none yet'}")
         draft.category = _ask_until(
             "Category (existing or new)", lambda text: check_category_name(_complete(text, categories))
         )
@@ -194,7 +194,7 @@ def _ask_until(label: str, check):  # type: ignore[no-untyped-def]
         try:
             return check(_ask(label))
         except UsageError as refused:
-            typer.echo(f"  {refused.message}; try again", err=True)
+            echo(f"  {refused.message}; try again", err=True)
 
 
 def _new_prompt(bank, text: str) -> str:  # type: ignore[no-untyped-def]
@@ -210,7 +210,7 @@ def _new_prompt(bank, text: str) -> str:  # type: ignore[no-untyped-def]
 
 def _ask_key_points() -> list[str]:
     """Each key point, then other ways to say it: the grader knows only the words it is given."""
-    typer.echo("Key points, one at a time (empty line to finish):")
+    echo("Key points, one at a time (empty line to finish):")
     points: list[str] = []
     while True:
         text = typer.prompt(f"  {len(points) + 1}", default="", show_default=False, prompt_suffix=". ")
@@ -279,7 +279,7 @@ def _ask(label: str, default: str | None = None) -> str:
 
 
 def _ask_list(label: str, finish: str = "finish") -> list[str]:
-    typer.echo(f"{label} (one per line, empty line to {finish}):")
+    echo(f"{label} (one per line, empty line to {finish}):")
     items = []
     while True:
         line = typer.prompt("", default="", show_default=False, prompt_suffix="  > ")
@@ -294,7 +294,7 @@ def _ask_valid(label: str, default, parse):  # type: ignore[no-untyped-def]
         value = parse(_ask(label, str(default)).strip())
         if value is not None:
             return value
-        typer.echo(f"  not a valid value for {label.split(' (')[0].lower()}; try again", err=True)
+        echo(f"  not a valid value for {label.split(' (')[0].lower()}; try again", err=True)
 
 
 def _int_in(text: str, low: int, high: int) -> int | None:

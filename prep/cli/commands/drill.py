@@ -1,4 +1,4 @@
-"""`prep drill` and `prep next`: spaced-repetition sessions over the bank."""
+"""`prep drill`: spaced-repetition sessions over the bank."""
 
 from enum import Enum
 from typing import Annotated
@@ -7,7 +7,8 @@ import typer
 
 from prep.cli.context import AppContext
 from prep.cli.options import CategoryOption, KindOption, TagOption, filters, option
-from prep.cli.plain import counted, emit_json
+from prep.cli.output import emit_json
+from prep.cli.plain import counted
 from prep.errors import EXIT_INTERRUPTED
 
 
@@ -38,6 +39,7 @@ NewCards = Annotated[
         ),
     ),
 ]
+
 Limit = Annotated[
     int | None,
     option(
@@ -48,10 +50,13 @@ Limit = Annotated[
         help="Stop after this many cards; follow-ups you accept and cards you rate Again come on top.",
     ),
 ]
+
 Shuffle = Annotated[bool, typer.Option("--shuffle", help="Shuffle the order of due and new cards.")]
+
 Cram = Annotated[
     bool, typer.Option("--cram", help="Drill anything, weakest first, without touching the schedule.")
 ]
+
 Mode = Annotated[
     DrillMode,
     typer.Option(
@@ -63,10 +68,13 @@ Mode = Annotated[
         "reveal and self-grade; mock: a timed mock interview with a report at the end.",
     ),
 ]
+
 Count = Annotated[int, typer.Option("--count", metavar="N", min=1, help="Questions in a mock interview.")]
+
 Record = Annotated[
     bool, typer.Option("--record", help="Mock mode: let the mock interview's grades update the schedule.")
 ]
+
 Retention = Annotated[
     float | None,
     option(
@@ -77,6 +85,7 @@ Retention = Annotated[
         help="Desired retention for scheduling (default 0.9, or the config).",
     ),
 ]
+
 SummaryJson = Annotated[bool, typer.Option("--json", help="Print the session summary as JSON at the end.")]
 
 
@@ -227,24 +236,3 @@ def _edit_during_drill(app: AppContext, session, question) -> str:  # type: igno
         )
     session.bank = bank
     return "question reloaded"
-
-
-def next_card(
-    ctx: typer.Context,
-    category: CategoryOption = None,
-    tag: TagOption = None,
-    kind: KindOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-) -> None:
-    """Show the card `prep drill` would show first, and how many are due, without starting.
-
-    Fast enough for a shell prompt: when the bank has not changed it is answered from the cache
-    and the state database alone. While an interview date is set, the counts are today's part of
-    the plan, and it says how many days are left (making the plan takes a little longer).
-    """
-    from prep.cli.nextup import show_next
-
-    app: AppContext = ctx.obj
-    show_next(
-        app.bank_option, app.state_option, app.config_option, filters(category, tag, kind), as_json=as_json
-    )

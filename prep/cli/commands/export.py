@@ -1,14 +1,14 @@
-"""`prep export cram|anki|csv` and `prep import`."""
+"""`prep export cram|anki|csv`."""
 
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from prep.cli.completion import categories
 from prep.cli.context import AppContext
 from prep.cli.options import CategoryOption, KindOption, OutputOption, TagOption, command_group, filters
-from prep.cli.plain import counted, emit_json
+from prep.cli.output import echo
+from prep.cli.plain import counted
 from prep.errors import UsageError, display_path
 
 export_app = command_group("Write the bank out: a markdown cram sheet, an Anki deck, or CSV.")
@@ -23,13 +23,13 @@ def _selected(app: AppContext, category, tag, kind):  # type: ignore[no-untyped-
 
 def _write(text: str, output: Path | None) -> None:
     if output is None:
-        typer.echo(text, nl=False)
+        echo(text, nl=False)
         return
     from prep.files import atomic_write
 
     output.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(output, text)
-    typer.echo(f"wrote {display_path(output)}", err=True)
+    echo(f"wrote {display_path(output)}", err=True)
 
 
 @export_app.command("cram")
@@ -98,7 +98,7 @@ def cram(
 def _interview_day(app: AppContext, now):  # type: ignore[no-untyped-def]
     """The saved interview date, for --for-interview: set, and not past."""
     from prep import config
-    from prep.review.interview import today_of
+    from prep.review.plan import today_of
 
     saved = config.load(app.config_path, explicit=app.config_named).interview
     if saved is None:
@@ -129,7 +129,7 @@ def anki(
         raise UsageError(f"{output}: Anki packages end in .apkg")
     bank, questions = _selected(app, category, tag, kind)
     count = anki_package(bank, questions, output)
-    typer.echo(f"wrote {counted(count, 'note')} to {display_path(output)}")
+    echo(f"wrote {counted(count, 'note')} to {display_path(output)}")
 
 
 @export_app.command("csv")
@@ -152,64 +152,3 @@ def csv_export(
     app: AppContext = ctx.obj
     bank, questions = _selected(app, category, tag, kind)
     _write(to_csv(bank, questions, "\t" if tsv else ","), output)
-
-
-def import_file(
-    ctx: typer.Context,
-    file: Annotated[
-        Path,
-        typer.Argument(
-            metavar="FILE",
-            help="CSV/TSV with a header row (as `prep export csv` writes), or "
-            "Anki's 'Notes in Plain Text' export.",
-        ),
-    ],
-    category: Annotated[
-        str,
-        typer.Option(
-            "--category",
-            "-c",
-            metavar="CATEGORY",
-            help="Category to add the questions to (created if new).",
-            autocompletion=categories,
-        ),
-    ],
-    title: Annotated[
-        str | None,
-        typer.Option(
-            "--title",
-            metavar="TEXT",
-            help="Title of a new category (default: the "
-            "file's category_title for that category, else one made from its name).",
-            show_default=False,
-        ),
-    ] = None,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print what was added and skipped as JSON.")
-    ] = False,
-) -> None:
-    """Import questions, appended to a category file the way `prep add` writes them.
-
-    Notes of prep's own Anki deck (exported from Anki as 'Notes in Plain Text') update the
-    questions their Id names, wherever they are; other rows are added to the category.
-    """
-    from prep.exchange.csvio import parse_import
-    from prep.exchange.importer import import_rows
-
-    app: AppContext = ctx.obj
-    location = app.writable_bank_location()
-    if not file.is_file():
-        raise UsageError(f"{file} is a directory, not a file" if file.is_dir() else f"no such file: {file}")
-    source = parse_import(file)
-    result = import_rows(location, app.bank(), source, category, title, retired=app.retired_ids())
-    if as_json:
-        emit_json(result.to_dict())
-        return
-    summary = f"added {counted(len(result.added), 'question')} to {category}"
-    if result.updated or result.unchanged:  # prep's own Anki notes update their questions
-        summary += f"; updated {counted(len(result.updated), 'question')} ({len(result.unchanged)} unchanged)"
-    typer.echo(summary)
-    notes = [(line, f"skipped: {reason}") for line, reason in result.skipped]
-    notes += [(line, f"id {old!r} is taken; imported as {new!r}") for line, old, new in result.renamed]
-    for line, note in sorted(notes):
-        typer.echo(f"{source.file}:{line}: {note}", err=True)

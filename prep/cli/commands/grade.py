@@ -6,10 +6,11 @@ from typing import Annotated
 
 import typer
 
-from prep.cli.completion import question_ids
 from prep.cli.context import AppContext
 from prep.cli.options import option
-from prep.cli.plain import emit_json, read_stdin_text
+from prep.cli.output import echo, emit_json
+from prep.cli.plain import read_stdin_text
+from prep.cli.quick.completion import question_ids
 from prep.errors import UsageError
 
 QuestionToGrade = Annotated[
@@ -71,7 +72,7 @@ def grade(
     question = bank.question(question_id)
     if answer is None:
         if sys.stdin.isatty():
-            typer.echo(f"{question.prompt}\n(type your answer; end with Ctrl-D)", err=True)
+            echo(f"{question.prompt}\n(type your answer; end with Ctrl-D)", err=True)
         answer = read_stdin_text()
     if not answer.strip():
         raise UsageError(
@@ -86,7 +87,8 @@ def grade(
     if as_json:
         emit_json(result.to_dict())
         return
-    from prep.cli.render import console, grade_report
+    from prep.cli.output import console
+    from prep.cli.render import grade_report
 
     stored = bank.answers.get(question.id)
     console().print(
@@ -98,14 +100,15 @@ def grade(
             numbers={point.text: n for n, point in enumerate(question.key_points, 1)},
         )
     )
-    typer.echo(f"suggested rating: {result.grade.rating}")
+    echo(f"suggested rating: {result.grade.rating}")
 
 
 def _print_batch(results) -> None:  # type: ignore[no-untyped-def]
     from rich.table import Table
     from rich.text import Text
 
-    from prep.cli.render import VERDICT_STYLE, console
+    from prep.cli.output import console
+    from prep.cli.render import VERDICT_STYLE
 
     table = Table(show_edge=False)
     for column in ("question", "score", "verdict", "rating", "missed"):
@@ -116,7 +119,7 @@ def _print_batch(results) -> None:  # type: ignore[no-untyped-def]
             r.question,
             str(g.score),
             Text(g.verdict, style=VERDICT_STYLE[g.verdict]),
-            g.rating,
+            str(g.rating),
             str(len(g.missed)),
         )
     console().print(table)

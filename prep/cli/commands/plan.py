@@ -8,7 +8,8 @@ import typer
 
 from prep.cli.context import AppContext
 from prep.cli.options import CategoryOption, KindOption, TagOption, filters
-from prep.cli.planshow import example_date
+from prep.cli.output import echo
+from prep.cli.render_plan import example_date
 
 
 def _today() -> date:
@@ -97,18 +98,16 @@ def plan(
     category, the days ahead (new questions and reviews against the budget) and the questions
     at risk. -c, --tag and --kind plan for those questions alone.
     """
-    from prep.cli.planshow import show_plan
+    from prep.cli.quick.plan import show_plan
 
     app: AppContext = ctx.obj
     if clear or interview is not None or minutes is not None:
         _save(app, interview, minutes, clear, quiet=as_json)
         if clear:
             if as_json:
-                typer.echo('{"interview": null}')
+                echo('{"interview": null}')
             return
-    show_plan(
-        app.bank_option, app.state_option, app.config_option, filters(category, tag, kind), as_json=as_json
-    )
+    show_plan(app.quick_start(filters(category, tag, kind)), as_json=as_json)
 
 
 def _save(app: AppContext, interview: date | None, minutes: int | None, clear: bool, quiet: bool) -> None:
@@ -132,7 +131,7 @@ def _save(app: AppContext, interview: date | None, minutes: int | None, clear: b
         message = (
             "Interview date cleared: drill is plain FSRS again." if cleared else "No interview date was set."
         )
-        typer.echo(message, err=quiet)
+        echo(message, err=quiet)
         return
     if interview is None:
         if saved is None:
@@ -149,6 +148,6 @@ def _save(app: AppContext, interview: date | None, minutes: int | None, clear: b
     if minutes is None:
         minutes = saved.minutes_per_day if saved else config.MINUTES_PER_DAY
     config.save_interview(path, config.InterviewConfig(interview, minutes))
-    typer.echo(
+    echo(
         f"saved in {display_path(path)}: interview {interview.isoformat()}, {minutes} minutes a day", err=True
     )

@@ -1,6 +1,5 @@
 """`prep state check|export|import|prune`: the review history's health, backup and moves."""
 
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -9,7 +8,8 @@ import typer
 from prep.cli import plain
 from prep.cli.context import AppContext
 from prep.cli.options import command_group
-from prep.cli.plain import counted, emit_json
+from prep.cli.output import echo, emit_json
+from prep.cli.plain import counted
 from prep.errors import EXIT_STATE, UsageError, display_path
 
 state_app = command_group("Check, export, import or prune your review history (the SQLite state database).")
@@ -31,24 +31,24 @@ def check(
     if as_json:
         emit_json(health.to_dict())
     else:
-        typer.echo(f"state database: {health.path}")
-        typer.echo(f"  {health.detail}")
+        echo(f"state database: {health.path}")
+        echo(f"  {health.detail}")
         if health.note:
-            typer.echo(f"  {health.note}")
+            echo(f"  {health.note}")
         if health.reviews is not None:
-            typer.echo(
+            echo(
                 f"  {counted(health.reviews, 'review')}, {counted(health.cards or 0, 'card')}, "
                 f"schema {health.schema}"
             )
         for title, paths in (("backups", health.backups), ("damaged copies (moved aside)", health.damaged)):
             if paths:
-                typer.echo(f"{title}, newest first:")
+                echo(f"{title}, newest first:")
                 for path in paths:
-                    typer.echo(f"  {path}")
+                    echo(f"  {path}")
         if health.restore:
-            typer.echo("to restore your history:")
+            echo("to restore your history:")
             for step, command in health.restore:
-                typer.echo(f"  {step}:\n    {command}")
+                echo(f"  {step}:\n    {command}")
     if not health.ok:
         raise typer.Exit(EXIT_STATE)
 
@@ -69,16 +69,16 @@ def export(
     """Write this bank's card states, reviews and practice answers as JSON Lines: a backup you can
     diff, move and re-import."""
     from prep.files import atomic_write
-    from prep.state.transfer import export_lines
+    from prep.state.history import export_lines
 
     app: AppContext = ctx.obj
     with app.store(write=False) as store:
         text = "".join(line + "\n" for line in export_lines(store, all_banks=all_banks))
     if file is None or str(file) == "-":
-        sys.stdout.write(text)
+        echo(text, nl=False)
     else:
         atomic_write(file, text)
-        typer.echo(f"wrote {display_path(file)}", err=True)
+        echo(f"wrote {display_path(file)}", err=True)
 
 
 @state_app.command("import")
@@ -96,7 +96,7 @@ def import_(
     as_json: Annotated[bool, typer.Option("--json", help="Print what was merged as JSON.")] = False,
 ) -> None:
     """Merge an export into this bank's history: by question and review time; importing twice is harmless."""
-    from prep.state.transfer import import_lines
+    from prep.state.history import import_lines
 
     app: AppContext = ctx.obj
     if not file.is_file():
@@ -106,7 +106,7 @@ def import_(
     if as_json:
         emit_json(report.to_dict())
     else:
-        typer.echo(
+        echo(
             f"reviews: {report.reviews_added} added, {report.reviews_present} already present; "
             f"cards: {report.cards_added} added, {report.cards_updated} updated, {report.cards_kept} kept"
             + (
@@ -136,8 +136,8 @@ def prune(
     as_json: Annotated[bool, typer.Option("--json", help="Print what was deleted as JSON.")] = False,
 ) -> None:
     """Delete this bank's history of questions that are no longer in it."""
-    from prep.state.transfer import orphans
-    from prep.state.transfer import prune as run_prune
+    from prep.state.history import orphans
+    from prep.state.history import prune as run_prune
 
     app: AppContext = ctx.obj
     keep = set(app.bank().questions)
@@ -148,25 +148,25 @@ def prune(
             if as_json:
                 emit_json(nothing)
             else:
-                typer.echo("nothing to prune: every question in this bank's history is in the bank")
+                echo("nothing to prune: every question in this bank's history is in the bank")
             return
         store.require_write()
         if not yes:
             if not plain.interactive():
                 raise UsageError(f"{counted(len(gone), 'question')} would be pruned; pass --yes to confirm")
             # Questions go to stderr, so that stdout holds only the result (JSON with --json).
-            typer.echo("history of questions no longer in the bank: " + ", ".join(gone), err=True)
+            echo("history of questions no longer in the bank: " + ", ".join(gone), err=True)
             if not typer.confirm("Delete it?", default=False, err=True):
                 if as_json:
                     emit_json(nothing)
                 else:
-                    typer.echo("nothing deleted")
+                    echo("nothing deleted")
                 return
         result = run_prune(store, keep, unassigned=unassigned)
     if as_json:
         emit_json(result)
     else:
-        typer.echo(
+        echo(
             f"pruned {counted(result['questions'], 'question')}: {counted(result['reviews'], 'review')}, "
             f"{counted(result['cards'], 'card')}, {counted(result['practice'], 'practice answer')}"
             + (f", {counted(result['teachings'], 'teaching')}" if result["teachings"] else "")

@@ -7,7 +7,8 @@ import typer
 
 from prep.cli.context import AppContext
 from prep.cli.options import QuestionArgument, option
-from prep.cli.plain import emit_json, read_stdin_text
+from prep.cli.output import echo, emit_json
+from prep.cli.plain import read_stdin_text
 from prep.errors import StateError
 
 Points = Annotated[
@@ -76,12 +77,12 @@ def teach(
     assert points is not None
     if answer is None:
         if sys.stdin.isatty():
-            typer.echo(f"{question.prompt}\n(type the answer to teach from; end with Ctrl-D)", err=True)
+            echo(f"{question.prompt}\n(type the answer to teach from; end with Ctrl-D)", err=True)
         answer = read_stdin_text()
     try:
         store = app.store()
     except StateError as error:  # the lesson goes to the bank all the same; stats will not count it
-        typer.echo(f"prep: note: {error.message}: this teaching is not logged for `prep stats`", err=True)
+        echo(f"prep: note: {error.message}: this teaching is not logged for `prep stats`", err=True)
         store = None
     try:
         taught = teach_answer(
@@ -95,8 +96,8 @@ def teach(
         return
     for lesson in taught.lessons:
         known = " (it already knew it)" if lesson.known else ""
-        typer.echo(f"taught key point {lesson.point}: “{lesson.phrasing}”{known}")
-    typer.echo(
+        echo(f"taught key point {lesson.point}: “{lesson.phrasing}”{known}")
+    echo(
         f"{question.id}: this answer scores {taught.score_before} before, {taught.score_after} after "
         f"({taught.verdict_after})"
     )
@@ -112,6 +113,6 @@ def _forget(location, bank, question_id: str, points: list[int], as_json: bool) 
         return
     for point, phrasings in forgotten.items():
         if not phrasings:
-            typer.echo(f"key point {point} had nothing taught")
+            echo(f"key point {point} had nothing taught")
         for phrasing in phrasings:
-            typer.echo(f"forgot for key point {point}: “{phrasing}”")
+            echo(f"forgot for key point {point}: “{phrasing}”")

@@ -19,12 +19,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-AGAIN, HARD, GOOD, EASY = 1, 2, 3, 4
+from prep.rating import Rating
+
 STABILITY_MIN, DIFFICULTY_MIN, DIFFICULTY_MAX = 0.001, 1.0, 10.0  # fsrs's clamps
 
 
 class MemoryModel:
-    """FSRS at day resolution. Ratings: 1 Again, 2 Hard, 3 Good, 4 Easy."""
+    """FSRS at day resolution."""
 
     def __init__(self, parameters: Sequence[float] | None = None) -> None:
         import fsrs
@@ -43,51 +44,53 @@ class MemoryModel:
         (``get_card_retrievability``)."""
         return (1 + self.factor * (days if days > 0 else 0) / stability) ** self.decay
 
-    def first(self, rating: int = GOOD) -> tuple[float, float]:
+    def first(self, rating: Rating = Rating.GOOD) -> tuple[float, float]:
         """Stability and difficulty after a new card's first answer."""
         w = self.w
         stability = max(w[rating - 1], STABILITY_MIN)
         return stability, _clamp(w[4] - math.exp(w[5] * (rating - 1)) + 1)
 
-    def again_today(self, stability: float, difficulty: float, rating: int = GOOD) -> tuple[float, float]:
+    def again_today(
+        self, stability: float, difficulty: float, rating: Rating = Rating.GOOD
+    ) -> tuple[float, float]:
         """After answering once more the same day (a card rated Again comes back at the end of
         the session): FSRS's short-term stability."""
         return self._same_day(stability, rating), self.difficulty(difficulty, rating)
 
-    def review(
-        self, stability: float, difficulty: float, recall: float, rating: int = GOOD
+    def after_review(
+        self, stability: float, difficulty: float, recall: float, rating: Rating = Rating.GOOD
     ) -> tuple[float, float]:
         """After a review a day or more later, answered with *rating* when recall was *recall*."""
-        if rating == AGAIN:
+        if rating == Rating.AGAIN:
             return self._forgot(stability, difficulty, recall), self.difficulty(difficulty, rating)
         return self._recalled(stability, difficulty, recall, rating), self.difficulty(difficulty, rating)
 
     def lapse(self, stability: float, difficulty: float, recall: float) -> tuple[float, float]:
         """Forgotten at a review (Again), then answered Good when it comes back the same day."""
-        return self.again_today(*self.review(stability, difficulty, recall, AGAIN))
+        return self.again_today(*self.after_review(stability, difficulty, recall, Rating.AGAIN))
 
     # The stability alone, for a last review (no later review needs its difficulty).
 
     def kept(self, stability: float, difficulty: float, recall: float) -> float:
-        """``review(...)[0]`` for an answer rated Good."""
-        return self._recalled(stability, difficulty, recall, GOOD)
+        """``after_review(...)[0]`` for an answer rated Good."""
+        return self._recalled(stability, difficulty, recall, Rating.GOOD)
 
     def relearned(self, stability: float, difficulty: float, recall: float) -> float:
         """``lapse(...)[0]``."""
-        return self._same_day(self._forgot(stability, difficulty, recall), GOOD)
+        return self._same_day(self._forgot(stability, difficulty, recall), Rating.GOOD)
 
     # --- fsrs's steps ----------------------------------------------------------------------
 
-    def difficulty(self, difficulty: float, rating: int) -> float:
+    def difficulty(self, difficulty: float, rating: Rating) -> float:
         """``_next_difficulty``: a step by rating, damped near 10, reverting to Easy's."""
         w = self.w
         damped = difficulty + (10.0 - difficulty) * -(w[6] * (rating - 3)) / 9.0
         return _clamp(w[7] * self._easiest + (1 - w[7]) * damped)
 
-    def _recalled(self, stability: float, difficulty: float, recall: float, rating: int) -> float:
+    def _recalled(self, stability: float, difficulty: float, recall: float, rating: Rating) -> float:
         """``_next_stability`` for Hard, Good or Easy (``_next_recall_stability``)."""
         w = self.w
-        bonus = w[15] if rating == HARD else w[16] if rating == EASY else 1
+        bonus = w[15] if rating == Rating.HARD else w[16] if rating == Rating.EASY else 1
         grown = stability * (
             1
             + self._recall_scale
@@ -107,11 +110,11 @@ class MemoryModel:
         forgot = min(long_term, stability / self._lapse_cap)
         return forgot if forgot > STABILITY_MIN else STABILITY_MIN
 
-    def _same_day(self, stability: float, rating: int) -> float:
+    def _same_day(self, stability: float, rating: Rating) -> float:
         """``_short_term_stability``."""
         w = self.w
         increase = math.exp(w[17] * (rating - 3 + w[18])) * stability ** -w[19]
-        if rating != AGAIN and increase < 1.0:
+        if rating != Rating.AGAIN and increase < 1.0:
             increase = 1.0
         after = stability * increase
         return after if after > STABILITY_MIN else STABILITY_MIN

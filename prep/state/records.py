@@ -1,69 +1,23 @@
-"""Moving review history in and out of the state database: a JSON Lines export, a merging
-import, and pruning the history of questions no longer in the bank.
-
-The export is deterministic (sorted, no timestamps of its own), so export -> import into an
-empty state -> export gives byte-identical files, and it diffs well in git.
-"""
+"""What a line of a state export (`prep state export`, JSON Lines) may hold: one record type
+per line type, every value checked before an import writes anything (``history.import_lines``)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from prep.bank.messages import dotted_path, validation_message
-from prep.bank.names import ID_PATTERN
+from prep.bank.naming import ID_PATTERN
 from prep.errors import InvalidInput, Problem, StateError, display_path
 from prep.state.cards import CardState, format_time, parse_time
-from prep.state.store import Store
 
 FORMAT = "prep-state"
 # 2: each record names its bank (a record without one is unassigned); 3: "teaching" records
 # and a review's ticked key points.
 FORMAT_VERSION = 3
-
-
-def export_lines(store: Store, *, all_banks: bool = False) -> Iterable[str]:
-    yield json.dumps({"type": FORMAT, "version": FORMAT_VERSION}, sort_keys=True)
-    for kind, fields in store.export_rows(all_banks=all_banks):
-        yield json.dumps({"type": kind, **fields}, sort_keys=True)
-
-
-@dataclass
-class ImportReport:
-    reviews_added: int = 0
-    reviews_present: int = 0
-    cards_added: int = 0
-    cards_updated: int = 0
-    cards_kept: int = 0
-    practice_added: int = 0
-    practice_present: int = 0
-    teachings_added: int = 0
-    teachings_present: int = 0
-
-    def to_dict(self) -> dict[str, int]:
-        return dict(self.__dict__)
-
-
-def import_lines(store: Store, path: Path, *, keep_banks: bool = False) -> ImportReport:
-    """Merge an export into the state: reviews by (question, time), cards by latest review.
-
-    The history becomes this bank's (a bank exported on one machine is at another path on the
-    next), but for unassigned rows; with *keep_banks* every row keeps the bank it names (a
-    backup of every bank, made with `state export --all-banks`). Idempotent: importing the same
-    file twice changes nothing the second time. The whole file is checked before anything is
-    written, and written in one transaction.
-    """
-    cards, rows = parse_export(path)
-    if not keep_banks:
-        cards = [(card, content, store.bank if bank else "") for card, content, bank in cards]
-        for row in (row for kind in rows.values() for row in kind):
-            row["bank"] = store.bank if row["bank"] else ""
-    return ImportReport(**store.merge(cards, rows))
 
 
 def parse_export(
@@ -223,16 +177,6 @@ class _CardRecord(BaseModel):
     lapses: int = Field(default=0, ge=0)
     content_hash: str | None = None
     bank: str = ""
-
-
-def prune(store: Store, keep: set[str], *, unassigned: bool = False) -> dict[str, int]:
-    """Delete the bank's history of question ids that are no longer in it (with *unassigned*,
-    also history from before banks were recorded)."""
-    return store.prune(keep, unassigned=unassigned)
-
-
-def orphans(store: Store, keep: set[str], *, unassigned: bool = False) -> list[str]:
-    return sorted(store.history_ids(unassigned=unassigned) - keep)
 
 
 _RECORDS: dict[Any, type[BaseModel]] = {

@@ -18,7 +18,7 @@ def _index(ctx: typer.Context) -> list:  # type: ignore[type-arg]
         from prep.bank.index import question_index
         from prep.paths import find_bank
 
-        return question_index(find_bank(ctx.find_root().params.get("bank")))
+        return question_index(find_bank(ctx.find_root().params.get("bank_option")))
     except Exception:  # no bank, an invalid one, an unreadable cache: nothing to offer
         return []
 

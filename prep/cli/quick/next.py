@@ -3,38 +3,30 @@ work and its output, shared by the typer command and the console script's quick 
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from prep.cli.quick.opening import QuickStart
 
 
-def show_next(
-    bank: Path | None,
-    state: Path | None,
-    config: Path | None,
-    filters: dict[str, list[str]],
-    *,
-    as_json: bool,
-) -> None:
-    """Print what `prep next` says for these global options and filters (PrepError on bad input)."""
+def show_next(start: QuickStart, *, as_json: bool) -> None:
+    """Print what `prep next` says of the selected questions."""
     from prep import clock
-    from prep.cli.quickload import quick_load
-    from prep.paths import state_path
+    from prep.cli.output import echo, emit_json
     from prep.review.outlook import next_card
-    from prep.state.store import Store
 
-    location, selected, settings = quick_load(bank, config, filters)
-    with Store(state_path(state), write=False, bank=location.key) as store:
+    settings = start.settings
+    with start.store() as store:
         data = next_card(
             store,
             clock.now(),
-            selected,
+            start.rows,
             new_per_day=settings.new_per_day,
             interview=settings.interview,
             at_risk_below=settings.scheduler.desired_retention,
         )
     if as_json:
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+        emit_json(data)
         return
     interview = data.get("interview")
     until = ""
@@ -43,8 +35,8 @@ def show_next(
         until = f" · interview in {days} day{'s' if days != 1 else ''}"
     if data["next"] is None:
         done = "Nothing left in today's plan" if interview else "Nothing due"
-        sys.stdout.write(f"{done}{until}.\n")
+        echo(f"{done}{until}.")
     else:
         first = data["next"]
         counts = f"{data['due']} due now, {data['new']} new today{until}"
-        sys.stdout.write(f"{counts}. Next ({first['reason']}): {first['id']}\n  {first['prompt']}\n")
+        echo(f"{counts}. Next ({first['reason']}): {first['id']}\n  {first['prompt']}")

@@ -3,7 +3,7 @@ so that as much as possible is remembered on the day, within a daily budget of m
 
 Pure: the questions (id, category, seconds per answer), their card states, today, the interview
 date, the budget and the memory model (FSRS, with the user's parameters) in; a ``Plan`` out.
-The search is in ``planner``, what a schedule is worth in ``planmodel``; docs/interview.md
+The search is in ``search``, what a schedule is worth in ``value``; docs/interview.md
 explains the method and why.
 """
 
@@ -11,18 +11,19 @@ from __future__ import annotations
 
 import gc
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from prep.review.planmodel import Card
-from prep.review.planner import Planner
+from prep.review.plan.search import Planner
+from prep.review.plan.value import Card
 
 if TYPE_CHECKING:
-    from prep.review.memory import MemoryModel
+    from prep.bank.cache import IndexRow
+    from prep.review.plan.memory import MemoryModel
     from prep.state.cards import CardState
 
 FIRST_FAIL = 0.24  # a new card's first answer is Again this often (FSRS's simulator), until history says
@@ -35,6 +36,11 @@ class PlanItem(NamedTuple):
     id: str
     category: str
     target_seconds: float
+
+
+def items_of(rows: Iterable[IndexRow]) -> list[PlanItem]:
+    """The plan's items for rows of the question index."""
+    return [PlanItem(r.id, r.category, r.target_seconds) for r in rows]
 
 
 class Memory(NamedTuple):
@@ -55,7 +61,7 @@ def memory_of(card: CardState) -> Memory | None:
 
 @dataclass(frozen=True)
 class PlanInput:
-    items: Sequence[PlanItem | tuple[str, str, float]]  # the selected questions, in bank order
+    items: Sequence[PlanItem]  # the selected questions, in bank order
     cards: Mapping[str, Memory]  # memory states (an unseen question has none)
     today: date  # the local calendar day of "now"
     interview: date
@@ -151,7 +157,7 @@ class Plan:
 
 
 @dataclass
-class _Bank:
+class _Scan:
     """The questions as the planner starts from them, read in one pass."""
 
     seen: dict[str, Card] = field(default_factory=dict)
@@ -182,7 +188,7 @@ def make_plan(data: PlanInput, model: MemoryModel) -> Plan:
     1. Unseen questions are introduced by INTRO_LEAD days before the interview, spread evenly,
        weakest category first; a day left idle by a first pass takes the next ones early.
     2. Reviews are added greedily where they raise the expected recall on the day the most per
-       second, each day holding its budget (see ``planner``).
+       second, each day holding its budget (see ``search``).
     """
     with gc_paused():
         return _make_plan(data, model)
@@ -190,47 +196,47 @@ def make_plan(data: PlanInput, model: MemoryModel) -> Plan:
 
 def _make_plan(data: PlanInput, model: MemoryModel) -> Plan:
     horizon = max(0, (data.interview - data.today).days)
-    bank = _scan(data, model, horizon)
+    scan = _scan(data, model, horizon)
     budget = [data.minutes_per_day * 60.0] * horizon
     if horizon:
         budget[0] = max(0.0, budget[0] - data.spent_today * 60.0)
-    order = _intro_order(bank)
-    planner = Planner(model, bank.seen, horizon, budget, data.first_fail)
+    order = _intro_order(scan)
+    planner = Planner(model, scan.seen, horizon, budget, data.first_fail)
     if horizon:
         planner.introduce(order)
-        planner.review(bank.now)
+        planner.add_reviews(scan.now)
         idle = planner.idle(min((seconds for _qid, seconds in order), default=0.0))
         if order and any(idle):  # start again, with the idle time given to new questions
-            planner = Planner(model, bank.seen, horizon, budget, data.first_fail)
+            planner = Planner(model, scan.seen, horizon, budget, data.first_fail)
             planner.introduce(order, idle)
-            planner.review(bank.now)
-    return _result(data, bank, planner)
+            planner.add_reviews(scan.now)
+    return _result(data, scan, planner)
 
 
-def _scan(data: PlanInput, model: MemoryModel, horizon: int) -> _Bank:
+def _scan(data: PlanInput, model: MemoryModel, horizon: int) -> _Scan:
     """The questions read once: each seen one's card (time per answer: the user's own, else its
     target) and recall on the day as it is, the unseen ones, and each category's figures. Bulk
     passes where they can be: a large bank is mostly questions nobody has seen yet."""
     items, memories, own = data.items, data.cards, data.own_seconds
     category_of = dict(map(itemgetter(0, 1), items))
-    bank = _Bank(category_of=category_of)
-    bank.unseen = [
+    scan = _Scan(category_of=category_of)
+    scan.unseen = [
         (qid, category, _seconds(own.get(qid), target))
         for qid, category, target in items
         if qid not in memories
     ]
-    never = Counter(map(itemgetter(1), bank.unseen))
-    bank.figures = {
+    never = Counter(map(itemgetter(1), scan.unseen))
+    scan.figures = {
         category: [n, never[category], 0.0] for category, n in Counter(category_of.values()).items()
     }
-    today, recall, figures = data.today.toordinal(), model.recall, bank.figures
+    today, recall, figures = data.today.toordinal(), model.recall, scan.figures
     for qid, category, target in (item for item in items if item[0] in memories):
         memory = memories[qid]
         day = min(0, memory.last_review.toordinal() - today)
-        bank.seen[qid] = Card(_seconds(own.get(qid), target), memory.stability, memory.difficulty, day)
+        scan.seen[qid] = Card(_seconds(own.get(qid), target), memory.stability, memory.difficulty, day)
         figures[category][2] += (now := recall(memory.stability, horizon - day))
-        bank.now[qid] = now
-    return bank
+        scan.now[qid] = now
+    return scan
 
 
 def _seconds(own: float | None, target: float) -> float:
@@ -239,63 +245,63 @@ def _seconds(own: float | None, target: float) -> float:
     return max(own, target * MIN_SHARE_OF_TARGET) if own else float(target)
 
 
-def _intro_order(bank: _Bank) -> list[tuple[str, float]]:
+def _intro_order(scan: _Scan) -> list[tuple[str, float]]:
     """Unseen questions (id, seconds per answer), weakest category first (lowest mean recall
     on the day, in quarters, an unseen question counting 0), in bank order within a category.
     Categories equally weak take turns, one question each, so a short plan covers all of them a
     little rather than the first few in full."""
-    rank = {category: i for i, category in enumerate(bank.figures)}
+    rank = {category: i for i, category in enumerate(scan.figures)}
     # Weakness in quarters of recall: a category a few questions into its preparation is as weak
     # as one not started, and takes its turns with them.
-    weakness = {category: int(4 * f[2] / f[0]) for category, f in bank.figures.items()}
+    weakness = {category: int(4 * f[2] / f[0]) for category, f in scan.figures.items()}
     turn: Counter[str] = Counter()
     keyed = []
-    for qid, category, seconds in bank.unseen:
+    for qid, category, seconds in scan.unseen:
         keyed.append(((weakness[category], turn[category], rank[category]), qid, seconds))
         turn[category] += 1
     return [(qid, seconds) for _key, qid, seconds in sorted(keyed, key=itemgetter(0))]
 
 
-def _result(data: PlanInput, bank: _Bank, planner: Planner) -> Plan:
+def _result(data: PlanInput, scan: _Scan, planner: Planner) -> Plan:
     days = [PlanDay(data.today + timedelta(days=d)) for d in range(planner.horizon)]
-    planned = dict(bank.now)
+    planned = dict(scan.now)
     schedule: dict[str, tuple[date, ...]] = {}
     for qid, result in planner.outcomes.items():
         chosen = planner.days[qid]
         planned[qid] = result.recall
         schedule[qid] = tuple(days[d].date for d in chosen)
         for i, (day, seconds) in enumerate(zip(chosen, result.seconds)):
-            if i == 0 and qid not in bank.seen:
+            if i == 0 and qid not in scan.seen:
                 days[day].new.append(qid)
                 days[day].new_seconds += seconds
             else:
                 days[day].reviews.append(qid)
             days[day].seconds += seconds
-    never = [qid for qid, _category, _seconds in bank.unseen if qid not in planned]  # recall 0 on the day
+    never = [qid for qid, _category, _seconds in scan.unseen if qid not in planned]  # recall 0 on the day
     low = sorted((q for q, r in planned.items() if r < data.at_risk_below), key=planned.__getitem__)
     return Plan(
         today=data.today,
         interview=data.interview,
         minutes_per_day=data.minutes_per_day,
         questions=len(data.items),
-        unseen=len(bank.unseen),
+        unseen=len(scan.unseen),
         days=days,
         schedule=schedule,
-        recall_now=bank.now,
+        recall_now=scan.now,
         recall_planned=planned,
-        categories=_categories(bank, planned),
+        categories=_categories(scan, planned),
         at_risk=never + low,
         spent_today=data.spent_today,
         at_risk_below=data.at_risk_below,
     )
 
 
-def _categories(bank: _Bank, planned: Mapping[str, float]) -> list[CategoryReadiness]:
-    """Per category, in the order of the bank."""
-    with_plan = dict.fromkeys(bank.figures, 0.0)
+def _categories(scan: _Scan, planned: Mapping[str, float]) -> list[CategoryReadiness]:
+    """Per category, in the order of the scan."""
+    with_plan = dict.fromkeys(scan.figures, 0.0)
     for qid, recall in planned.items():
-        with_plan[bank.category_of[qid]] += recall
+        with_plan[scan.category_of[qid]] += recall
     return [
         CategoryReadiness(category, int(count), int(unseen), now / count, with_plan[category] / count)
-        for category, (count, unseen, now) in bank.figures.items()
+        for category, (count, unseen, now) in scan.figures.items()
     ]

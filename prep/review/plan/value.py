@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-if TYPE_CHECKING:
-    from prep.review.memory import MemoryModel
+from prep.rating import Rating
 
-AGAIN, GOOD = 1, 3
+if TYPE_CHECKING:
+    from prep.review.plan.memory import MemoryModel
 
 
 class Card:
@@ -64,8 +64,8 @@ def outcome(
     if not days:
         return Outcome(0.0, (), ())
     intro, rest = days[0], days[1:]
-    good = _follow(model, *model.first(GOOD), intro, rest, horizon)
-    bad = _follow(model, *model.again_today(*model.first(AGAIN)), intro, rest, horizon)
+    good = _follow(model, *model.first(Rating.GOOD), intro, rest, horizon)
+    bad = _follow(model, *model.again_today(*model.first(Rating.AGAIN)), intro, rest, horizon)
     p = first_fail
     fails = [p] + [(1 - p) * g + p * b for g, b in zip(good[1], bad[1])]
     return _timed((1 - p) * good[0] + p * bad[0], fails, card.seconds)
@@ -92,6 +92,6 @@ def _follow(
             relearned = model.relearned(stability, difficulty, recall)
             left = horizon - day
             return recall * model.recall(kept, left) + (1 - recall) * model.recall(relearned, left), fails
-        stability, difficulty = model.review(stability, difficulty, recall, GOOD)
+        stability, difficulty = model.after_review(stability, difficulty, recall, Rating.GOOD)
         last = day
     return model.recall(stability, horizon - last), fails

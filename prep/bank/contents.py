@@ -1,4 +1,5 @@
-"""The loaded bank: questions, categories and answers by id, and where each is defined."""
+"""What a bank contains once loaded (``load.load_bank``): questions, categories and answers by
+id, and where each is defined."""
 
 from __future__ import annotations
 

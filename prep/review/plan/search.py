@@ -11,8 +11,8 @@ import math
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 
-from prep.review.memory import MemoryModel
-from prep.review.planmodel import Card, Outcome, outcome
+from prep.review.plan.memory import MemoryModel
+from prep.review.plan.value import Card, Outcome, outcome
 
 INTRO_LEAD = 3  # a question is introduced by this many days before the interview: two reviews fit
 MAX_REVIEWS = 8  # planned reviews of one card; more would gain next to nothing
@@ -129,7 +129,7 @@ class Planner:
 
     # --- reviews -------------------------------------------------------------------------
 
-    def review(self, now: dict[str, float]) -> None:
+    def add_reviews(self, now: dict[str, float]) -> None:
         """Add reviews one at a time, the largest gain in expected recall on the day per second
         first, as each review would gain on its best day: the day before the interview for a
         card's last review, the middle of the longest gap for one between two others. Each is

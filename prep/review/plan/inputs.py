@@ -1,20 +1,21 @@
-"""Preparing for an interview day, from the review state: the plan's inputs read from the store
-(card states, the user's own answering times, how often a first answer fails, the minutes
-already spent today, personal FSRS parameters), the queue a drill follows, and each question's
-predicted recall on the day. Time is passed in; the planning itself is ``plan.make_plan``.
+"""The plan's inputs, read from the review state: card states, the user's own answering times,
+how often a first answer fails, the minutes already spent today and personal FSRS parameters;
+and each question's predicted recall on the day. Time is passed in; the planning itself is
+``plan.make_plan``.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from prep.errors import UsageError
-from prep.review.memory import MemoryModel
-from prep.review.plan import FIRST_FAIL, Memory, Plan, PlanInput, gc_paused, make_plan
-from prep.review.queue import QueueItem, start_of_day
+from prep.rating import Rating
+from prep.review.plan.memory import MemoryModel
+from prep.review.plan.plan import FIRST_FAIL, Memory, Plan, PlanInput, PlanItem, gc_paused, make_plan
+from prep.review.queue import start_of_day
+from prep.state import reports
 from prep.state.cards import format_time, parse_time
 
 if TYPE_CHECKING:
@@ -24,7 +25,6 @@ if TYPE_CHECKING:
 
 RECENT_ANSWERS = 1000  # the answers the user's times and first-answer failures are read from
 MIN_FIRST_ANSWERS = 20  # first answers needed before their failure rate replaces the default
-Question = tuple[str, str, int]  # id, category, target_seconds
 
 
 def today_of(now: datetime) -> date:
@@ -32,15 +32,9 @@ def today_of(now: datetime) -> date:
     return start_of_day(now).date()
 
 
-def ahead(interview: InterviewConfig | None, now: datetime) -> bool:
-    """Whether there is an interview to prepare for: a date after today. On the day and after
-    it, drill is plain FSRS again (every review made meanwhile is in the history it uses)."""
-    return interview is not None and interview.date > today_of(now)
-
-
-def plan_for(
+def interview_plan(
     store: Store,
-    questions: Sequence[Question],
+    questions: Sequence[PlanItem],
     interview: InterviewConfig,
     now: datetime,
     *,
@@ -59,13 +53,13 @@ def plan_for(
 
 def _plan(
     store: Store,
-    questions: Sequence[Question],
+    questions: Sequence[PlanItem],
     interview: InterviewConfig,
     now: datetime,
     today: date,
     at_risk_below: float,
 ) -> Plan:
-    answers = store.recent_answers(RECENT_ANSWERS)
+    answers = reports.recent_answers(store, RECENT_ANSWERS)
     own = own_seconds(answers)
     data = PlanInput(
         items=questions,
@@ -108,50 +102,13 @@ def first_fail(answers: Sequence[RecentAnswer]) -> float:
     firsts = [a.rating for a in answers if a.first]
     if len(firsts) < MIN_FIRST_ANSWERS:
         return FIRST_FAIL
-    return sum(1 for rating in firsts if rating == 1) / len(firsts)
+    return sum(1 for rating in firsts if rating == Rating.AGAIN) / len(firsts)
 
 
 def spent_since(answers: Iterable[RecentAnswer], since: datetime, seconds: dict[str, float]) -> float:
     """Seconds of answering since *since*: as timed, else the question's time per answer."""
     stamp = format_time(since)
     return sum(a.seconds or seconds.get(a.question_id, 60.0) for a in answers if a.reviewed_at >= stamp)
-
-
-def plan_queue(
-    plan: Plan,
-    *,
-    again: Sequence[str] = (),
-    new: int | None = None,
-    limit: int | None = None,
-    shuffle: bool = False,
-    rng: random.Random | None = None,
-) -> list[QueueItem]:
-    """What a drill asks today by the plan: the questions *again* (failed in an earlier session
-    and due again, see ``again_due``), its reviews (least likely recalled on the day first), then
-    its new questions; *new* caps the new ones (``drill --new``)."""
-    reviews, fresh = plan.today_ids()
-    if again:
-        first = dict.fromkeys(again)
-        reviews = list(first) + [qid for qid in reviews if qid not in first]
-        fresh = [qid for qid in fresh if qid not in first]
-    if new is not None:
-        fresh = fresh[:new]
-    if shuffle:
-        rng = rng or random.Random()
-        rng.shuffle(reviews)
-        rng.shuffle(fresh)
-    items = [QueueItem(qid, "due") for qid in reviews] + [QueueItem(qid, "new") for qid in fresh]
-    return items[:limit] if limit else items
-
-
-def again_due(store: Store, ids: Iterable[str], now: datetime) -> list[str]:
-    """Of *ids*, the questions last answered Again and due again now, most overdue first: the
-    plan counts on a failed answer being answered again the same day, as a drill does before it
-    ends, and a session quit early leaves them for the next one."""
-    wanted = set(ids)
-    due = [qid for qid, _due in store.due_ids(now, learning=True) if qid in wanted]
-    last = store.last_ratings(due)
-    return [qid for qid in due if last.get(qid) == 1]
 
 
 def recall_on_day(store: Store, ids: Iterable[str], interview: date, now: datetime) -> dict[str, float]:

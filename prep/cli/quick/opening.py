@@ -1,0 +1,47 @@
+"""What the quick commands (`prep next`, `prep plan`) read before typer and pydantic load: the
+bank's location, its question index filtered as asked, the settings and the review state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from prep.bank.cache import IndexRow
+    from prep.config import DrillConfig
+    from prep.paths import BankLocation
+    from prep.state.store import Store
+
+
+class QuickStart(NamedTuple):
+    location: BankLocation
+    rows: list[IndexRow]  # the selected questions, in bank order
+    settings: DrillConfig
+    state: Path
+
+    def store(self) -> Store:
+        """The review state of this bank, read only."""
+        from prep.state.store import Store
+
+        return Store(self.state, write=False, bank_key=self.location.key)
+
+
+def quick_start(
+    bank_option: Path | None,
+    state_option: Path | None,
+    config_option: Path | None,
+    filters: dict[str, list[str]],
+) -> QuickStart:
+    """The bank, its selected rows, the settings and the state file the global options name."""
+    import os
+
+    from prep import config as config_module
+    from prep.bank.index import question_index
+    from prep.bank.selection import select_rows
+    from prep.paths import ENV_CONFIG, config_path, find_bank, state_path
+
+    location = find_bank(bank_option)
+    rows = select_rows(question_index(location), **filters)
+    explicit = config_option is not None or bool(os.environ.get(ENV_CONFIG))
+    settings = config_module.load(config_path(config_option), explicit=explicit)
+    return QuickStart(location, rows, settings, state_path(state_option))

@@ -1,0 +1,262 @@
+"""What tests share besides fixtures (those are in conftest.py): the test bank's files and the
+writer of a bank, the installed `prep` in a pipe or a terminal, a good answer and a fixed time,
+the review rows and old databases tests inspect or start from, a question built inline, and the
+scripted fake UI that drives a drill without a terminal. Test modules import these from here,
+never from one another."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import textwrap
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from prep.bank.schema import Question
+from prep.review.drill import Choice
+from prep.state.migrations import MIGRATIONS
+
+# A good answer to dp-vs-mp, and the moment tests run at (as PREP_NOW, and as a datetime).
+GOOD = (
+    "In data parallelism each GPU holds a full copy of the model and processes a different part of "
+    "the batch; gradients are all-reduced. Model parallelism splits the model across GPUs when it "
+    "does not fit on one GPU."
+)
+NOW = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
+MOMENT = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+# --- the test bank ---------------------------------------------------------------------------
+
+PARALLELISM_YAML = """\
+# A small bank used across tests.
+category: parallelism
+title: Parallelism
+questions:
+  - id: dp-vs-mp
+    prompt: What is the difference between data parallelism and model parallelism?
+    kind: technical
+    difficulty: 2
+    tags: [distributed, ddp]
+    target_seconds: 60
+    key_points:
+      - text: in data parallelism every GPU holds a full replica of the model
+        aliases: [each device keeps a complete copy of the weights, DP replicates the model on every GPU]
+      - text: each GPU processes a different slice of the batch
+        aliases: [the batch is split across GPUs, each replica sees different data]
+      - text: gradients are averaged across GPUs with all-reduce
+        aliases: [all-reduce the gradients, gradients are synchronized after backward]
+      - text: model parallelism splits the model itself across GPUs
+        aliases: [the weights are partitioned across GPUs, layers are placed on different devices]
+      - text: model parallelism is needed when the model does not fit on one GPU
+        aliases: [used when the model is too big for one device's memory]
+    pitfalls:
+      - data parallelism reduces per-GPU parameter memory
+      - data parallelism splits the model across GPUs
+    follow_ups: [dp-batch-size]
+  - id: dp-batch-size
+    prompt: What global batch size did you actually use, and where was the communication bottleneck?
+    kind: technical
+    difficulty: 3
+    tags: [distributed]
+    target_seconds: 90
+    key_points:
+      - text: global batch equals micro-batch times data-parallel size times accumulation steps
+        aliases: [global batch is micro batch times DP size times gradient accumulation]
+      - text: the all-reduce of gradients was the bottleneck between nodes
+        aliases: [inter-node gradient all-reduce limited throughput]
+  - id: zero-stages
+    prompt: What do the three ZeRO stages shard?
+    tags: [zero, memory]
+    target_seconds: 45
+    key_points:
+      - text: stage 1 shards the optimizer states
+      - text: stage 2 also shards the gradients
+      - text: stage 3 also shards the parameters
+"""
+
+BEHAVIORAL_YAML = """\
+category: behavioral
+title: Behavioral
+questions:
+  - id: biggest-failure
+    prompt: Tell me about your most significant failure in a training project.
+    kind: behavioral
+    difficulty: 2
+    target_seconds: 120
+"""
+
+ANSWERS_YAML = """\
+answers:
+  - question: dp-vs-mp
+    source: model
+    answer: >
+      In data parallelism every GPU keeps a full copy of the model and works on its own slice
+      of the batch; after the backward pass the gradients are averaged with an all-reduce.
+      Model parallelism instead splits the model across GPUs, which is what you need once the
+      model no longer fits in one GPU's memory.
+  - question: biggest-failure
+    answer: >
+      An upstream detection model changed its label definitions without warning. Our pipeline
+      kept running and fed the model mismatched data. We lost two weeks chasing a regression.
+      I added a version check of every data artifact before each training run.
+"""
+
+
+def write(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def write_bank(root: Path) -> Path:
+    """The test bank at *root*: two categories and an answers file."""
+    write(root / "questions" / "parallelism.yaml", PARALLELISM_YAML)
+    write(root / "questions" / "behavioral.yaml", BEHAVIORAL_YAML)
+    write(root / "answers" / "answers.yaml", ANSWERS_YAML)
+    return root
+
+
+def question(prompt: str, key_points: list, pitfalls: list | None = None) -> Question:
+    return Question.model_validate(
+        {"id": "q", "prompt": prompt, "key_points": key_points, "pitfalls": pitfalls or []}
+    )
+
+
+# --- the installed command -------------------------------------------------------------------
+
+
+def installed_prep() -> str:
+    """Path of the installed `prep` console script next to this interpreter."""
+    import shutil
+    import sys
+
+    candidate = Path(sys.executable).with_name("prep")
+    if candidate.exists():
+        return str(candidate)
+    found = shutil.which("prep")
+    if not found:
+        pytest.fail("the prep console script is not installed: run the README's install command")
+    return found
+
+
+def terminal_env(home: Path) -> dict[str, str]:
+    """The environment of `prep` in a real terminal: the test's own home, NOW, no colour."""
+    return {
+        **os.environ,
+        "PREP_HOME": str(home),
+        "PREP_NOW": NOW["PREP_NOW"],
+        "NO_COLOR": "1",
+        "TERM": "xterm",
+    }
+
+
+def spawn_prep(bank_dir: Path, state_file: Path, *args: str, env: dict, **options):  # type: ignore[no-untyped-def]
+    """The installed `prep` in a real pseudo-terminal, as a user starts it, on the test bank."""
+    import pexpect
+
+    return pexpect.spawn(
+        installed_prep(),
+        ["--bank", str(bank_dir), "--state", str(state_file), *args],
+        env=env,
+        encoding="utf-8",
+        timeout=20,
+        dimensions=(50, 110),
+        **options,
+    )
+
+
+# --- the state database ----------------------------------------------------------------------
+
+
+def reviews(state_file):
+    if not state_file.exists():
+        return []  # nothing was ever recorded: sessions that only read create no file
+    db = sqlite3.connect(state_file)
+    return db.execute(
+        "SELECT question_id, rating, suggested, score, answer, mode FROM reviews ORDER BY id"
+    ).fetchall()
+
+
+def old_database(path):
+    """A database as the first release wrote it: only migration 1 applied, one review."""
+    db = sqlite3.connect(path)
+    db.execute(
+        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT "
+        "NOT NULL)"
+    )
+    MIGRATIONS[0](db)
+    db.execute("INSERT INTO schema_migrations VALUES (1, 'm001_initial', '2026-01-01T00:00:00Z')")
+    db.execute(
+        "INSERT INTO reviews (question_id, reviewed_at, rating) VALUES ('dp-vs-mp', "
+        "'2026-01-02T00:00:00.000000Z', 3)"
+    )
+    db.execute(
+        "INSERT INTO cards (question_id, due, state) VALUES ('dp-vs-mp', '2026-01-03T00:00:00.000000Z', 2)"
+    )
+    db.commit()
+    db.close()
+
+
+# --- a drill without a terminal --------------------------------------------------------------
+
+
+class ScriptedUI:
+    """Answers from a script; records what the loop showed. Each script entry is consumed by the
+    call it is meant for, so a loop that asks something unexpected fails loudly."""
+
+    def __init__(
+        self, answers, choices, follow_ups=(), interrupt_at_choice: int | None = None, ticks=(), confirms=()
+    ):
+        self.answers = list(answers)
+        self.ticks = list(ticks)  # the sets of key points `t` ends with (None: cancelled)
+        self.confirms = list(confirms)
+        self.ticks_shown: list[set[int]] = []  # the grader's ticks (or the user's, a second time)
+        self.choices = list(choices)
+        self.follow_ups = list(follow_ups)
+        self.interrupt_at_choice = interrupt_at_choice
+        self.shown: list[tuple[str, str, int, int]] = []  # (question, reason, position, total)
+        self.grades: list[tuple[str, str | None]] = []  # (question, verdict)
+        self.notes: list[str] = []
+        self.offered: list[str] = []
+        self.suggested: list[str | None] = []
+
+    def show_card(self, question, item, position, total):
+        self.shown.append((question.id, item.reason, position, total))
+
+    def read_answer(self, question):
+        if not self.answers:
+            return None
+        return self.answers.pop(0), 20.0
+
+    def show_grade(self, question, graded, answer, elapsed):
+        self.grades.append((question.id, graded.verdict if graded else None))
+
+    def choose(self, suggested):
+        self.suggested.append(suggested)
+        if self.interrupt_at_choice is not None and len(self.suggested) == self.interrupt_at_choice:
+            raise KeyboardInterrupt
+        return self.choices.pop(0)
+
+    def offer_follow_up(self, question):
+        self.offered.append(question.id)
+        return self.follow_ups.pop(0) if self.follow_ups else False
+
+    def notify(self, message):
+        self.notes.append(message)
+
+    def edit(self, question):
+        self.notes.append(f"edit {question.id}")
+
+    def tick(self, question, ticked):
+        self.ticks_shown.append(set(ticked))
+        return self.ticks.pop(0)
+
+    def confirm(self, question):
+        self.notes.append(f"asked: {question}")
+        return self.confirms.pop(0)
+
+
+def rate(name):
+    return Choice("rate", name)
