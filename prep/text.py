@@ -179,6 +179,7 @@ def tokenize(text: str, claim: bool = False) -> list[Token]:
             negation_state.start(word, previous, denies_pair)
             if fold(word) == "no" and before and _denied_verb(tokens[before - 1], start, text):
                 _deny_word(tokens, before)
+                negation_state.head_pending = False  # the verb is what "needs no" denies first
         else:
             negation_state.past_need(word, previous)
         two_back, previous = previous, word

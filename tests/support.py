@@ -233,7 +233,7 @@ class ScriptedUI:
     def show_grade(self, question, graded, answer, elapsed):
         self.grades.append((question.id, graded.verdict if graded else None))
 
-    def choose(self, suggested):
+    def choose(self, suggested, can_tick=True):
         self.suggested.append(suggested)
         if self.interrupt_at_choice is not None and len(self.suggested) == self.interrupt_at_choice:
             raise KeyboardInterrupt

@@ -244,8 +244,29 @@ def test_mock_interview_counts_a_question_left_unanswered(run, state_file):
 def test_mock_interview_with_record_updates_the_schedule(run, state_file):
     result = run("drill", "--mode", "mock", "--count", "2", "--record", input=(GOOD + "\n\n") * 2, env=NOW)
     assert result.exit_code == 0
-    assert len(reviews(state_file)) == 2
-    assert all(r[5] == "mock" for r in reviews(state_file))
+    # Each answer is rated as graded, or, where the words cannot judge it (an unsure grade), kept
+    # as practice and named as not scheduled.
+    rated = [r[0] for r in reviews(state_file)]
+    kept = [q for (q,) in sqlite3.connect(state_file).execute("SELECT question_id FROM practice")]
+    assert len(rated) + len(kept) == 2 and rated and all(r[5] == "mock" for r in reviews(state_file))
+    assert all(f"not scheduled (the words could not tell): {q}" in result.output for q in kept)
+
+
+def test_a_recorded_mock_keeps_an_answer_the_words_cannot_judge_as_practice(run, state_file):
+    # zero-stages has one phrasing per key point: an answer in other words is unsure, and is not
+    # scheduled on a guess; it is kept as practice and said so. The others are rated as graded.
+    other_words = (
+        "Optimizer memory goes first, then what backward produces, then everything the forward reads."
+    )
+    result = run(
+        "drill", "--mode", "mock", "-c", "parallelism", "--count", "3", "--record",
+        input=(other_words + "\n\n") * 3, env=NOW,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert sorted(r[0] for r in reviews(state_file)) == ["dp-batch-size", "dp-vs-mp"]
+    assert "not scheduled (the words could not tell): zero-stages" in result.output
+    kept = sqlite3.connect(state_file).execute("SELECT question_id, mode FROM practice").fetchall()
+    assert kept == [("zero-stages", "mock")]
 
 
 def test_nothing_to_drill_speaks_of_the_selection_only(run):
@@ -602,7 +623,12 @@ def test_mock_report_keeps_whole_ids_in_a_narrow_terminal():
 def test_a_self_graded_card_has_no_verdict_in_the_summary(run):
     result = run("drill", "--category", "parallelism", "--limit", "1", "--json", input="\n3\nn\n", env=NOW)
     summary = json.loads(result.output[result.output.index("{\n") :])
-    assert summary["ratings"]["good"] == 1 and summary["verdicts"] == {"pass": 0, "partial": 0, "fail": 0}
+    assert summary["ratings"]["good"] == 1 and summary["verdicts"] == {
+        "pass": 0,
+        "partial": 0,
+        "fail": 0,
+        "unsure": 0,
+    }
 
 
 def test_summary_counts_each_rating_and_says_next_due_now_when_cards_are_waiting(run):

@@ -149,7 +149,7 @@ def test_a_mock_interview_gives_no_feedback_and_keeps_answers_as_practice(sessio
     ui = ScriptedUI([GOOD, ""], [])
     summary = Drill(session, queue("dp-vs-mp", "zero-stages", reason="mock"), ui).run()
     assert ui.grades == [] and ui.suggested == []
-    assert summary.verdicts == {"pass": 1, "partial": 0, "fail": 1}
+    assert summary.verdicts == {"pass": 1, "partial": 0, "fail": 1, "unsure": 0}
     assert session.store.reviews() == []
     assert len(session.store.practice("dp-vs-mp")) == 1
 

@@ -181,7 +181,7 @@ def test_thresholds_are_settings(dp):
         "In data parallelism every GPU has a full replica of the model and works on its own part "
         "of the batch."
     )
-    lenient = grade(dp, None, text, settings=Settings(pass_score=30))
+    lenient = grade(dp, None, text, settings=Settings(pass_score=30, pass_cover=0.2))
     assert lenient.verdict == "pass"
 
 
@@ -203,7 +203,9 @@ def test_any_text_grades_without_error(text):
     )
     g = grade(question, "ZeRO removes redundancy.", text, 10.0)
     assert 0 <= g.score <= 100
-    assert g.verdict in ("pass", "partial", "fail")
+    assert g.verdict in ("pass", "partial", "fail", "unsure")
+    assert (g.rating is None) == (g.verdict == "unsure")
+    assert set(g.unknown) <= {1, 2} and (g.verdict == "unsure") == bool(g.unknown)
     assert len(g.matched) + len(g.missed) == 2
 
 
@@ -287,7 +289,9 @@ def test_a_claim_with_a_number_needs_that_number():
         question, None, "MFU is about 13%. With 5% serial work the speedup tops out at fifty times."
     )
     assert right.verdict == "pass" and not right.missed, right
-    assert wrong.verdict == "fail" and not wrong.matched, wrong
+    # The figures are wrong, so nothing is credited; their key points are written one way each,
+    # so the words alone cannot call the answer wrong either.
+    assert wrong.verdict in ("fail", "unsure") and wrong.verdict != "pass" and not wrong.matched, wrong
 
 
 def test_one_and_single_are_the_same_count():

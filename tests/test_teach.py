@@ -220,9 +220,11 @@ def test_points_the_grader_could_not_recognise_read_not_recognised_and_do_not_ma
     result = run("grade", "zero-stages", "--answer", answer)
     assert "not recognised: only its text to go by" in result.output and "missed" not in result.output
     assert "`prep teach zero-stages --point 3`" in result.output  # the point's own number
-    assert "(passes at 42 here)" in result.output  # one phrasing per point: a lower pass mark, shown
+    assert "(passes at 60 here)" in result.output  # one phrasing per point: a lower pass mark, shown
+    assert "no suggested rating: the words cannot tell" in result.output
     graded = json.loads(run("grade", "zero-stages", "--answer", answer, "--json").output)
-    assert graded["verdict"] == "fail" and graded["rating"] == "hard"
+    # Unrecognised is not wrong: the words cannot decide, so no rating is suggested.
+    assert graded["verdict"] == "unsure" and graded["rating"] is None and graded["unknown"] == [1, 2, 3]
     # A point with aliases that was not found is still missed.
     missed = run("grade", "dp-vs-mp", "--answer", "Model parallelism splits the model across GPUs.").output
     assert "missed" in missed
@@ -346,12 +348,13 @@ def test_t_in_a_scripted_drill_rescores_from_the_ticks_and_teaches_the_bank(
     assert "taught key point 1: “It turns off a random subset of neurons at every training step”" in out
     assert "taught key point 3: “At test time all units are kept”" in out
     # The log keeps the grader's own verdict and suggestion, the user's ticks and the final rating.
-    assert _review_rows(state_file) == [("dropout", 2, 2, "fail", "[1, 3]")]
+    # (the grader could not tell from one phrasing per point: no suggestion of its own)
+    assert _review_rows(state_file) == [("dropout", 2, None, "unsure", "[1, 3]")]
     [logged] = json.loads(run("history", "dropout", "--json").output)
     assert (logged["rating"], logged["suggested"], logged["verdict"], logged["ticked"]) == (
         "hard",
-        "hard",
-        "fail",
+        None,
+        "unsure",
         [1, 3],
     )
     assert "(you ticked 1, 3)" in run("history", "dropout").output
@@ -381,7 +384,7 @@ def test_a_scripted_drill_does_not_write_the_bank_unless_the_config_says_so(
     config = isolated_home / "config.toml"
     assert f"not taught: set teach_writes_bank = true under [drill] in {config}" in result.output
     assert scalars.read_bytes() == before
-    assert _review_rows(state_file) == [("dropout", 3, 2, "fail", "[1]")]
+    assert _review_rows(state_file) == [("dropout", 3, None, "unsure", "[1]")]
     _config(isolated_home, "teach_writes_bank = false\n")
     result = run("drill", "-c", "scalars", "--cram", input=DROPOUT_ANSWER + "\n\nt 1\n3\n", env=NOW)
     assert f"not taught (teach_writes_bank = false in {config})" in result.output
@@ -413,25 +416,26 @@ def test_stats_show_how_often_the_grader_was_overridden_before_and_after_teachin
     _config(isolated_home, "teach_writes_bank = true\n")
     run(
         "drill", "-c", "scalars", input=DROPOUT_ANSWER + "\n\nt 1 2 3\n\n", env=NOW
-    )  # overrides: Hard -> Good
+    )  # unsure: the grader suggests nothing, so there is nothing to override
     week = run(
         "drill", "-c", "scalars", input=DROPOUT_ANSWER + "\n\n\n", env=NEXT_WEEK
-    )  # the taught grader agrees
+    )  # the taught grader now suggests Good, and the user agrees
     assert week.exit_code == 0, week.output
     rows = _review_rows(state_file)
-    assert [(r[1], r[2]) for r in rows] == [(3, 2), (3, 3)]
+    assert [(r[1], r[2], r[3]) for r in rows] == [(3, None, "unsure"), (3, 3, "pass")]
     data = json.loads(run("stats", "--json", env=NEXT_WEEK).output)
     scalars_stats = next(c for c in data["categories"] if c["category"] == "scalars")["overrides"]
     assert scalars_stats == {
-        "rate": 0.5,
-        "graded": 2,
+        "rate": 0.0,
+        "graded": 1,  # only the review the grader suggested a rating for
         "taught_questions": 1,
-        "before_teaching": 1.0,
+        "before_teaching": None,
         "after_teaching": 0.0,
         "graded_after_teaching": 1,
     }
+    assert data["grader_agreement"] == 1.0 and data["graded_reviews"] == 1
     shown = run("stats", env=NEXT_WEEK).output
-    assert "overrode" in shown and "100%→0%" in shown
+    assert "overrode" in shown and "accepted the grader's rating 100% of 1 time" in shown
 
 
 def test_the_drill_asks_once_whether_to_write_and_keeps_the_answer(bank_dir, scalars, state_file):
@@ -463,8 +467,8 @@ def test_the_drill_asks_once_whether_to_write_and_keeps_the_answer(bank_dir, sca
     assert remembered == [True]
     assert sum(note.startswith("asked:") for note in ui.notes) == 1
     assert ui.ticks_shown == [set(), set()]
-    # The grader could not recognise any point (Hard, not Again); the user ticks 1 of 3: a fail.
-    assert ui.suggested == [Rating.HARD, Rating.AGAIN, Rating.HARD, Rating.AGAIN]
+    # The grader could not tell (unsure: no suggestion, not Again); the user ticks 1 of 3: a fail.
+    assert ui.suggested == [None, Rating.AGAIN, None, Rating.AGAIN]
     bank = load_bank(location)
     assert bank.questions["dropout"].key_points[0].taught
     assert bank.questions["zero-stages"].key_points[0].taught == ("Optimizer memory goes first",)

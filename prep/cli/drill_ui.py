@@ -169,10 +169,10 @@ class ConsoleUI:
             return None
         return answer, self._elapsed()
 
-    def choose(self, suggested: Rating | None) -> Choice:
-        default = f"Enter = {suggested}" if suggested else "choose 1-4"
+    def choose(self, suggested: Rating | None, can_tick: bool) -> Choice:
+        default = f"Enter = {suggested}" if suggested else "choose 1-4" + (" or t" if can_tick else "")
         # Without a grade (flip mode, an empty answer) there are no grader's ticks to correct.
-        keys = KEYS_HELP if suggested else KEYS_HELP.replace("t tick points  ", "")
+        keys = KEYS_HELP if can_tick else KEYS_HELP.replace("t tick points  ", "")
         while True:
             self.out.print(f"Rate: {keys}  ({default})", style="bold" if self.interactive else "")
             key = self._key()
@@ -181,7 +181,10 @@ class ConsoleUI:
             if key in ("", "\r", "\n"):
                 if suggested:
                     return Choice("rate", suggested)
-                self.notify("no suggestion to accept: choose 1-4")
+                self.notify(
+                    "no suggestion to accept: choose 1-4"
+                    + (", or t to tick what you covered" if can_tick else "")
+                )
                 continue
             if key in ("u", "s", "e"):
                 return Choice({"u": "undo", "s": "skip", "e": "edit"}[key])  # type: ignore[arg-type]

@@ -166,7 +166,7 @@ def validation_report(report: Report) -> list[Text]:
     return lines
 
 
-VERDICT_STYLE = {"pass": "bold green", "partial": "bold yellow", "fail": "bold red"}
+VERDICT_STYLE = {"pass": "bold green", "partial": "bold yellow", "fail": "bold red", "unsure": "bold cyan"}
 
 
 def score_bar(score: int, verdict: str, pass_at: int = 70, width: int = 30) -> Text:
@@ -195,25 +195,37 @@ def grade_report(  # type: ignore[no-untyped-def]
     *teach_hint*: how to teach the grader a key point it did not recognise ("{n}": its number,
     from *numbers*, key point text -> number)."""
     parts: list = [score_bar(grade.score, grade.verdict, grade.pass_at)]
+    numbers = numbers or {}
+    unknown = {text for text, n in numbers.items() if n in grade.unknown}
     points = marked_lines()
     for point in grade.matched:
         line = Text(point.text, style="green")
         if point.excerpt:
             line.append(f'  ← "{point.excerpt}"', style="dim")
         points.add_row(Text("  ✓ ", style="green"), line)
-    swapped = {s.text for s in grade.swapped}  # shown below, as said of the wrong one
-    for point in (p for p in grade.missed if p.text not in swapped):
-        hint = teach_hint.replace("{n}", str((numbers or {}).get(point.text, "N")))
-        points.add_row(*_missed_row(point, grade.mode, hint))
-    for wrong, label in [(p, "wrong claim: ") for p in grade.pitfalls] + [
-        (s, "said of the wrong one: ") for s in grade.swapped
-    ]:
+    wrongly = {s.text for s in (*grade.swapped, *grade.contradicted)}  # shown below, as such
+    for point in (p for p in grade.missed if p.text not in wrongly):
+        hint = teach_hint.replace("{n}", str(numbers.get(point.text, "N")))
+        points.add_row(*_missed_row(point, grade.mode, hint, point.text in unknown))
+    for wrong, label in (
+        [(p, "wrong claim: ") for p in grade.pitfalls]
+        + [(s, "said of the wrong one: ") for s in grade.swapped]
+        + [(c, "said the other way round: ") for c in grade.contradicted]
+    ):
         line = Text(label, style="bold red") + Text(wrong.text)
         if wrong.excerpt:
             line.append(f'  ← "{wrong.excerpt}"', style="dim")
         points.add_row(Text("  ⚠ ", style="bold red"), line)
     if points.row_count:
         parts.append(points)
+    if grade.verdict == "unsure":
+        parts.append(
+            Text(
+                f"  unsure: the words cannot tell whether you said {_points(grade.unknown)}, written "
+                "only one or two ways; tick what you covered, or rate",
+                style="cyan",
+            )
+        )
     for note in grade.notes:
         parts.append(Text(f"  note: {note}", style="yellow"))
     if answer_text:
@@ -222,17 +234,46 @@ def grade_report(  # type: ignore[no-untyped-def]
     return Group(*parts)
 
 
-def _missed_row(point, mode: str, teach_hint: str) -> tuple[Text, Text]:  # type: ignore[no-untyped-def]
-    """A key point the grader did not find. With its text as its only wording, the grader may
-    simply not recognise how it was said: "not recognised", not "missed" (teach it with `t`)."""
-    if mode == "key_points" and point.phrasings == 1:
+def _missed_row(point, mode: str, teach_hint: str, unknown: bool) -> tuple[Text, Text]:  # type: ignore[no-untyped-def]
+    """A key point the grader did not find. Written only one or two ways, the grader may simply
+    not recognise how it was said: "not recognised", not "missed" (teach it with `t`)."""
+    if mode == "key_points" and (unknown or point.phrasings == 1):
         return Text("  ? ", style="yellow"), Text(point.text, style="yellow") + Text(
-            f"  (not recognised: only its text to go by; {teach_hint})", style="dim"
+            f"  (not recognised: {_ways(point.phrasings)} to go by; {teach_hint})", style="dim"
         )
     label = "missed" if mode == "key_points" else "not covered"
     line = Text(point.text, style="red")
     line.append(f"  ({label}; {point.score:.0f}% said)" if point.score else f"  ({label})", style="dim")
     return Text("  ✗ ", style="red"), line
+
+
+def _points(numbers: tuple[int, ...]) -> str:
+    return ("point " if len(numbers) == 1 else "points ") + ", ".join(str(n) for n in numbers)
+
+
+def _report_points(grade) -> list[Text]:  # type: ignore[no-untyped-def]
+    """What one mock answer missed, as the drill marks it: "?" where the words cannot tell."""
+    wrongly = {s.text: label for label, found in (("said of the wrong one", grade.swapped),
+               ("said the other way round", grade.contradicted)) for s in found}  # fmt: skip
+    lines = []
+    for point in grade.missed:
+        if point.text in wrongly:
+            lines.append(Text(f"  ⚠ {wrongly[point.text]}: ", style="bold red") + Text(point.text))
+        elif (
+            grade.mode == "key_points"
+            and point.phrasings < 3
+            and grade.verdict in ("unsure", "fail", "partial")
+        ):
+            lines.append(Text("  ? not recognised: ", style="yellow") + Text(point.text))
+        else:
+            lines.append(Text("  ✗ missed: ", style="red") + Text(point.text))
+    for pitfall in grade.pitfalls:
+        lines.append(Text("  ⚠ wrong claim: ", style="bold red") + Text(pitfall.text))
+    return lines
+
+
+def _ways(phrasings: int) -> str:
+    return "only its text" if phrasings <= 1 else f"only {phrasings} wordings"
 
 
 def packed(items: list[Text], width: int, style: str = "", separator: str = "  ·  ") -> list[Text]:
@@ -283,7 +324,9 @@ def summary_table(summary, *, detailed: bool = False, width: int = 100) -> Group
                 str(i),
                 r.question_id,
                 str(g.score) if g else "—",
-                Text(g.verdict, style=VERDICT_STYLE[g.verdict]) if g else Text("no answer", style="dim"),
+                Text(g.verdict, style=VERDICT_STYLE.get(g.verdict, ""))
+                if g
+                else Text("no answer", style="dim"),
                 f"{r.elapsed:.0f}s" if r.elapsed is not None else "—",
             )
         parts.append(table)
@@ -292,10 +335,16 @@ def summary_table(summary, *, detailed: bool = False, width: int = 100) -> Group
             if r.grade is None or not (r.grade.missed or r.grade.pitfalls):
                 continue
             parts.append(Text(r.question_id, style="bold"))
-            for point in r.grade.missed:
-                parts.append(Text("  ✗ missed: ", style="red") + Text(point.text))
-            for pitfall in r.grade.pitfalls:
-                parts.append(Text("  ⚠ wrong claim: ", style="bold red") + Text(pitfall.text))
+            parts += _report_points(r.grade)
+        kept = [r.question_id for r in summary.results if r.grade and r.grade.verdict == "unsure"]
+        if summary.recorded and kept:
+            parts.append(
+                Text(
+                    f"not scheduled (the words could not tell): {', '.join(kept)}; kept as practice, "
+                    "they come back in your next drill to tick or rate",
+                    style="cyan",
+                )
+            )
         parts.append(Text(""))
     done = len(summary.rated)
     # Counts of what happened, each named: ratings where the session recorded them, else the

@@ -28,6 +28,14 @@ class Settings:
     window_min: int = 12  # ... and at least this many words (short claims get room for a subject)
     pitfall_window_factor: float = 4.0  # a wrong claim is hit even when said with an aside in it
     pass_score: float = 70.0
+    # A pass needs this share of the key points found (rounded up): never one of four.
+    pass_cover: float = 0.6
+    # A key point written this many ways is one a correct answer is found saying (recognised(3) is
+    # 0.86): not finding it means it was not said. With fewer, its absence proves little.
+    telling_phrasings: int = 3
+    # An attempt sharing fewer content words than this with the prompt and key points speaks of
+    # something else: not finding the key points in it is telling, whatever their phrasings.
+    on_topic_words: int = 1
     partial_score: float = 35.0
     easy_score: float = 85.0  # and within target time, for the rating "easy"
     list_claim_words: int = 3  # an item of this many words says something ("GIL serializes threads")

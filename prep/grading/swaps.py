@@ -74,7 +74,11 @@ def _coordinated(prompt: str, points: tuple[str, ...]) -> list[tuple[Name, str]]
         right = _content_run([w for w in words[i + 1 : i + 5] if w.group().casefold() not in _OPENERS])
         if not left or not right:
             continue
-        if len(right) == 2 and len(left) == 1:
+        before = words[i - len(left) - 1].group().casefold() if i - len(left) >= 1 else ""
+        shared_head = len(right) == 2 and len(left) == 1
+        if before not in _OPENERS and not shared_head:
+            continue  # things are named as things ("the teacher and the student"), not "full or empty"
+        if shared_head:
             right = right[:1]  # "online and target networks": the head names neither
         pair = [
             (tuple(name_key(w.group()) for w in run), " ".join(w.group() for w in run))

@@ -13,8 +13,10 @@ from dataclasses import dataclass
 
 from prep.bank.schema import Claim, Question
 from prep.errors import UsageError
-from prep.grading.grade import grade, with_core
+from prep.grading.grade import grade
 from prep.grading.matcher import Matcher
+from prep.grading.mistakes import with_core
+from prep.grading.refuting import RefutingMatcher
 from prep.grading.settings import DEFAULT_SETTINGS, Settings
 from prep.text import CLAUSE_BREAK, phrase_keys, sentences, word_count
 
@@ -174,7 +176,7 @@ def _check(question: Question, point: int, span: str, settings: Settings) -> Non
     pitfalls = [with_core(c) for c in question.pitfalls]
     if not pitfalls:
         return
-    matcher = Matcher(span, question.prompt, settings)
+    matcher = RefutingMatcher(span, question.prompt, settings)
     wrong = [p for c in pitfalls for p in c.phrasings]
     matcher.prepare(wrong, frozenset(wrong))
     for pitfall in pitfalls:

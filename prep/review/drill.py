@@ -48,7 +48,9 @@ class DrillUI(Protocol):
     def show_grade(
         self, question: Question, graded: Grade | None, answer: str, elapsed: float | None
     ) -> None: ...
-    def choose(self, suggested: Rating | None) -> Choice: ...
+    # *can_tick*: there is a grade whose ticks the user can correct (t); with no suggestion the
+    # user must choose (the words could not decide, or nothing was graded).
+    def choose(self, suggested: Rating | None, can_tick: bool) -> Choice: ...
     def offer_follow_up(self, question: Question) -> bool | Literal["undo"] | None: ...  # None: quit
     def notify(self, message: str) -> None: ...
     def edit(self, question: Question) -> None: ...
@@ -133,8 +135,8 @@ class Drill:
 
     def _mock(self, turn: _Turn) -> None:
         session = self.session
-        if session.record:
-            rating = turn.graded.rating if turn.graded else Rating.AGAIN
+        if session.record and (turn.graded is None or turn.graded.rating is not None):
+            rating = turn.graded.rating if turn.graded and turn.graded.rating else Rating.AGAIN
             session.rate(
                 turn.question.id, rating, graded=turn.graded, answer=turn.answer, elapsed=turn.elapsed
             )
@@ -146,7 +148,8 @@ class Drill:
         """The user's choice for this card; an edit reloads it and asks again."""
         while True:
             try:
-                choice = self.ui.choose(turn.suggested)
+                can_tick = (turn.rescored or turn.graded) is not None and bool(turn.question.key_points)
+                choice = self.ui.choose(turn.suggested, can_tick)
             except KeyboardInterrupt:
                 self.session.keep_unrated(turn.question.id, turn.graded, turn.answer, turn.elapsed)
                 raise

@@ -77,7 +77,7 @@ class Summary:
         """The grader's verdicts of the cards asked (what a mock interview without --record reports)."""
         # Graded answers, and mock questions left unanswered (a fail); a self-graded card has none.
         asked = [r.grade.verdict if r.grade else "fail" for r in self.rated if r.grade or r.asked]
-        return {name: asked.count(name) for name in ("pass", "partial", "fail")}
+        return {name: asked.count(name) for name in ("pass", "partial", "fail", "unsure")}
 
     @property
     def pass_rate(self) -> float | None:
@@ -209,9 +209,10 @@ class Session:
         return result
 
     def attempt(self, question_id: str, graded: Grade | None, answer: str, elapsed: float | None) -> Result:
-        """A mock question answered (or not) without --record: kept as practice, not scheduled."""
+        """A mock question answered (or not) without --record, or with --record an answer the
+        words cannot judge (unsure): kept as practice, not scheduled."""
         result = Result(question_id, None, graded, elapsed, answer, asked=True)
-        if self.keep_practice:
+        if self.keep_practice or (self.can_keep and graded is not None and graded.rating is None):
             result.practice_id = self._practice(question_id, None, graded, answer, elapsed)
         self.summary.results.append(result)
         return result

@@ -124,7 +124,7 @@ class _ReviewRecord(BaseModel):
     answer: str | None = None
     mode: Literal["type", "flip", "mock"] | None = None
     content_hash: str | None = None
-    verdict: Literal["pass", "partial", "fail"] | None = None
+    verdict: Literal["pass", "partial", "fail", "unsure"] | None = None
     ticked: str | None = None  # the key points the user ticked over the grader (JSON list)
     card_before: Annotated[str | None, BeforeValidator(_card_before)] = None
     bank: str = ""  # the bank it was made in; '' (or absent, in a version 1 export): unassigned
@@ -140,7 +140,7 @@ class _PracticeRecord(BaseModel):
     mode: Literal["cram", "mock", "drill"]  # drill: typed, then skipped or quit before a rating
     rating: int | None = Field(default=None, ge=1, le=4)
     score: int | None = Field(default=None, ge=0, le=100)
-    verdict: Literal["pass", "partial", "fail"] | None = None
+    verdict: Literal["pass", "partial", "fail", "unsure"] | None = None
     elapsed_seconds: float | None = Field(default=None, ge=0, allow_inf_nan=False)
     answer: str | None = None
     bank: str = ""

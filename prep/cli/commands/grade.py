@@ -100,7 +100,10 @@ def grade(
             numbers={point.text: n for n, point in enumerate(question.key_points, 1)},
         )
     )
-    echo(f"suggested rating: {result.grade.rating}")
+    if result.grade.rating is None:
+        echo("no suggested rating: the words cannot tell (tick the points you covered in a drill, or rate)")
+    else:
+        echo(f"suggested rating: {result.grade.rating}")
 
 
 def _print_batch(results) -> None:  # type: ignore[no-untyped-def]
@@ -118,8 +121,8 @@ def _print_batch(results) -> None:  # type: ignore[no-untyped-def]
         table.add_row(
             r.question,
             str(g.score),
-            Text(g.verdict, style=VERDICT_STYLE[g.verdict]),
-            str(g.rating),
+            Text(g.verdict, style=VERDICT_STYLE.get(g.verdict, "")),
+            str(g.rating) if g.rating else "—",
             str(len(g.missed)),
         )
     console().print(table)
