@@ -144,10 +144,18 @@ def test_install_completion_in_bash_and_tab_completes_there(bank_dir, tmp_path):
     home = tmp_path / "home"
     home.mkdir()
     env = _env(HOME=str(home), PATH=f"{os.path.dirname(installed_prep())}:{os.environ['PATH']}")
+    # prep finds the shell it is installing for among its parent processes, as when a user types
+    # it at a prompt: bash must stay prep's parent. Given a single command, `bash -c` replaces
+    # itself with it, and prep would find only whatever ran the tests (no shell at all under some
+    # runners: "Shell None is not supported"); a command after it keeps bash there.
     installed = subprocess.run(
-        ["bash", "-c", "prep --install-completion"], env=env, capture_output=True, text=True, timeout=30
+        ["bash", "-c", "prep --install-completion; exit $?"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
     )
-    assert installed.returncode == 0, installed.stderr
+    assert installed.returncode == 0, installed.stdout + installed.stderr
     script = home / ".bash_completions" / "prep.sh"
     assert f"source '{script}'" in (home / ".bashrc").read_text()
     # bash runs the function the script registers, with the words typed so far.
