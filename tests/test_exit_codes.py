@@ -156,4 +156,7 @@ def test_the_quick_path_gives_the_same_code_for_a_bad_kind(bank_dir, state_file)
         text=True,
         check=False,
     )
-    assert result.returncode == 2 and "unknown kind 'nope'" in result.stderr
+    assert result.returncode == 2 and result.stderr == (
+        "prep: next: unknown kind 'nope'; choose from technical, behavioral, strategy, ask\n"
+        "  see `prep next --help`\n"
+    )

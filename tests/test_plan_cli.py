@@ -5,6 +5,7 @@ stats, next and the cram sheet say about it."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import subprocess
 import sys
@@ -148,6 +149,18 @@ def test_a_bad_interview_section_is_mended_by_clear_or_a_new_date(run, isolated_
     assert run("next", env=NOW).exit_code == 0
 
 
+def test_clear_with_a_date_is_refused_as_every_bad_command_line_is(run, isolated_home):
+    run("plan", "--interview", "+10d", env=NOW)
+    before = config(isolated_home)
+    for extra in (["--interview", "+3d"], ["--minutes", "30"]):
+        result = run("plan", "--clear", *extra, env=NOW)
+        assert result.exit_code == 2
+        assert result.output == (
+            "prep: plan: --clear cannot go with --interview or --minutes\n  see `prep plan --help`\n"
+        )
+    assert config(isolated_home) == before
+
+
 def test_the_hint_for_a_missing_date_gives_a_date_ahead(run):
     example = run("plan", env=NOW).output.split("--interview ", 1)[1].split()[0]
     assert example == "2026-03-16"  # two weeks from today, never a past date
@@ -173,6 +186,23 @@ def test_plan_json_has_exactly_the_shape_of_the_spec(run):
     assert sum(d["new"] for d in data["days"]) == 4 and all(d["minutes"] <= 20 for d in data["days"])
     filtered = json.loads(run("plan", "-c", "behavioral", "--json", env=NOW).output)
     assert filtered["questions"] == 1
+
+
+def test_the_categories_stand_under_a_title_with_their_columns_apart(run, tmp_path):
+    bank = tmp_path / "short"
+    (bank / "questions").mkdir(parents=True)
+    (bank / "questions" / "rl.yaml").write_text(
+        "category: rl\ntitle: RL\nquestions:\n  - id: ppo-clip\n    prompt: Why does PPO clip?\n"
+        "    key_points: [it keeps the new policy near the old one]\n"
+    )
+    run("plan", "--interview", "+10d", bank=bank, env=NOW)
+    lines = run("plan", "-c", "rl", bank=bank, env=NOW).output.splitlines()
+    title = lines.index("By category, weakest first")
+    header, row = lines[title + 1], lines[title + 2]
+    # Every column apart from the next by two spaces at least, its name above it.
+    assert re.split(r"\s{2,}", header.strip()) == ["category", "questions", "unseen", "now", "with plan"]
+    assert re.split(r"\s{2,}", row.strip())[:3] == ["RL", "1", "1"]
+    assert header.index("questions") + len("questions") == row.index("1") + 1
 
 
 def test_the_quick_path_answers_plan_without_typer_with_the_same_json(

@@ -21,7 +21,7 @@ from prep import __version__
 from prep.cli.context import AppContext
 from prep.cli.output import echo
 from prep.cli.usage import SuggestingGroup, fail, is_usage_error
-from prep.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_STATE, PrepError
+from prep.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_STATE, CommandLineError, PrepError
 
 # Every command: name -> (module in prep.cli.commands, attribute, one-line summary). The
 # attribute is a command function or, for command groups, a typer.Typer. The summary is the
@@ -189,6 +189,8 @@ class _PrepGroup(SuggestingGroup, TyperGroup):
         except PrepError as error:
             if _debug(ctx):
                 raise
+            if isinstance(error, CommandLineError):  # worded as the parser's own refusals are
+                fail(error, ctx, ctx.meta.get("prep.argv", []))
             from prep.cli.report import report
 
             ctx.exit(report(error))

@@ -26,8 +26,9 @@ QUICK = ("next", "plan")  # commands answered here when their command line is pl
 
 def quick_next(argv: list[str]) -> int | None:
     """Run `prep next` (or `prep plan` showing the plan) and return its exit code, or None when
-    *argv* is anything else (help, an unknown option, another command, `plan --interview`):
-    the typer app then parses it, errors and all."""
+    *argv* is anything else (help, an unknown option, another command, `plan --interview`) or a
+    command line the options' values make meaningless (`-k nope`): the typer app then parses
+    it, errors and all."""
     command = next((name for name in QUICK if _parse(argv, name) is not None), None)
     if command is None:
         return None
@@ -37,7 +38,7 @@ def quick_next(argv: list[str]) -> int | None:
     from prep.cli.output import echo
     from prep.cli.quick.opening import quick_start
     from prep.cli.report import report
-    from prep.errors import PrepError
+    from prep.errors import CommandLineError, PrepError
 
     if command == "plan":
         from prep.cli.quick.plan import show_plan as show
@@ -49,6 +50,8 @@ def quick_next(argv: list[str]) -> int | None:
         )
         show(start, as_json=as_json)
         sys.stdout.flush()
+    except CommandLineError:  # the typer app words it as every command line it refuses
+        return None
     except PrepError as error:
         return report(error)
     except BrokenPipeError:  # `prep next | head -1`: the reader has all it wanted

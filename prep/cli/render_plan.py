@@ -115,18 +115,19 @@ def _unreached(plan: Plan) -> list[str]:
 
 def category_lines(plan: Plan, titles: Mapping[str, str], width: int) -> list[str]:
     """Per category, weakest on the day with the plan first: questions, unseen, recall on the
-    day now and with the plan."""
+    day now and with the plan. A title line, then the columns under their names (as `prep
+    stats` shows its categories)."""
     ahead = plan.days_left > 0
-    figures = " questions  unseen    now  with plan" if ahead else " questions  unseen    now"
-    label = "by category, weakest first"
+    figures = "  questions  unseen    now  with plan" if ahead else "  questions  unseen    now"
+    label = "category"
     categories = sorted(plan.categories, key=lambda c: c.with_plan)
     names = [titles.get(c.category, c.category) for c in categories]
     room = max(len(label), min(max((len(n) for n in names), default=8), width - len(figures) - 3))
-    lines = [f"  {label.ljust(room)}{figures}"]
+    lines = ["By category, weakest first", f"  {label.ljust(room)}{figures}"]
     for name, c in zip(names, categories):
         name = name if len(name) <= room else name[: room - 1] + "…"
         now, planned = _percent(c.now), f" {_percent(c.with_plan):>10}" if ahead else ""
-        lines.append(f"  {name.ljust(room)} {c.questions:9d} {c.unseen:7d} {now:>6}{planned}")
+        lines.append(f"  {name.ljust(room)}  {c.questions:9d} {c.unseen:7d} {now:>6}{planned}")
     return lines
 
 
