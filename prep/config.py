@@ -184,7 +184,8 @@ def _interview(section: dict | None, at) -> InterviewConfig | None:  # type: ign
         return None
     if "date" not in section:
         raise UsageError(
-            f"{at('minutes_per_day')}[interview] has no date: set one with `prep plan --interview DATE`"
+            f"{at('minutes_per_day')}[interview] has no date: "
+            "set one with `prep plan --interview DATE --save`"
         )
     when = section["date"]
     if isinstance(when, str):

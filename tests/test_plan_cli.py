@@ -39,7 +39,7 @@ def review_count(state_file) -> int:  # type: ignore[no-untyped-def]
 
 
 def test_a_date_and_a_budget_are_saved_in_the_config_and_shown(run, isolated_home):
-    result = run("plan", "--interview", "2026-03-16", "--minutes", "30", env=NOW)
+    result = run("plan", "--interview", "2026-03-16", "--minutes", "30", "--save", env=NOW)
     assert result.exit_code == 0, result.output
     assert "[interview]\ndate = 2026-03-16\nminutes_per_day = 30\n" in config(isolated_home)
     assert "[drill]\nfuzz = false" in config(isolated_home)  # the rest of the file is kept
@@ -50,7 +50,7 @@ def test_a_date_and_a_budget_are_saved_in_the_config_and_shown(run, isolated_hom
 
 
 def test_the_plan_says_how_many_questions_never_seen_it_cannot_reach(run):
-    run("plan", "--interview", "+1d", "--minutes", "5", env=NOW)
+    run("plan", "--interview", "+1d", "--minutes", "5", "--save", env=NOW)
     text = run("plan", env=NOW).output
     line = next(line for line in text.splitlines() if line.startswith("At 5 minutes a day"))
     reached, unseen = (
@@ -58,16 +58,66 @@ def test_the_plan_says_how_many_questions_never_seen_it_cannot_reach(run):
     )
     data = json.loads(run("plan", "--json", env=NOW).output)
     assert reached == sum(day["new"] for day in data["days"]) < unseen == data["unseen"]
-    run("plan", "--interview", "+10d", "--minutes", "120", env=NOW)
+    run("plan", "--interview", "+10d", "--minutes", "120", "--save", env=NOW)
     assert "stay unseen" not in run("plan", env=NOW).output  # time enough for all of them
 
 
+def test_other_minutes_or_another_date_are_a_what_if_saved_only_when_asked(run, isolated_home, state_file):
+    run("plan", "--interview", "+14d", "--minutes", "45", "--save", env=NOW)
+    saved = config(isolated_home)
+    what_if = run("plan", "--minutes", "120", env=NOW)
+    assert what_if.exit_code == 0 and config(isolated_home) == saved
+    assert "Interview Mon 16 Mar, in 14 days · 120 minutes a day" in what_if.stdout
+    assert what_if.stderr == (
+        "Not saved: drill follows the saved one (interview 2026-03-16, 45 minutes a day). "
+        "`prep plan --interview 2026-03-16 --minutes 120 --save` makes drill follow this one.\n"
+    )
+    assert "45 minutes a day" in run("plan", env=NOW).output  # the saved plan, as it was
+    assert "of 45 minutes" in run("drill", input="q\n", env=NOW).output
+    other_day = run("plan", "--interview", "+7d", "--json", env=NOW)
+    assert json.loads(other_day.stdout)["days_left"] == 7 and config(isolated_home) == saved
+
+
+def test_saving_says_what_was_saved_and_how_to_go_back(run, isolated_home):
+    first = run("plan", "--interview", "+14d", "--save", env=NOW)
+    assert first.stderr.endswith("interview 2026-03-16, 45 minutes a day (`prep plan --clear` forgets it)\n")
+    saved = config(isolated_home)
+    changed = run("plan", "--minutes", "120", "--save", env=NOW)
+    assert "date = 2026-03-16\nminutes_per_day = 120\n" in config(isolated_home)
+    undo = "prep plan --interview 2026-03-16 --minutes 45 --save"
+    assert changed.stderr.endswith(
+        f"interview 2026-03-16, 120 minutes a day (before: interview 2026-03-16, 45 minutes a day; "
+        f"`{undo}` goes back)\n"
+    )
+    assert run(*undo.split()[1:], env=NOW).exit_code == 0 and config(isolated_home) == saved
+    cleared = run("plan", "--clear", env=NOW)
+    assert cleared.output == f"Interview date cleared: drill is plain FSRS again (`{undo}` sets it again).\n"
+    assert run(*undo.split()[1:], env=NOW).exit_code == 0 and config(isolated_home) == saved
+
+
+def test_save_needs_something_to_keep(run, isolated_home):
+    before = config(isolated_home)
+    result = run("plan", "--save", env=NOW)
+    assert result.exit_code == 2 and result.output.startswith(
+        "prep: plan: --save keeps --interview or --minutes: give one of them\n"
+    )
+    assert config(isolated_home) == before
+
+
+def test_a_date_not_saved_leaves_drill_on_plain_fsrs(run, isolated_home):
+    result = run("plan", "--interview", "+14d", env=NOW)
+    assert result.exit_code == 0 and "Interview Mon 16 Mar, in 14 days · 45 minutes a day" in result.stdout
+    assert "Not saved: drill follows no plan." in result.stderr
+    assert "[interview]" not in config(isolated_home)
+    assert "interview" not in json.loads(run("next", "--json", env=NOW).output)
+
+
 def test_plus_days_counts_from_today_and_the_budget_defaults_to_45(run, isolated_home):
-    assert run("plan", "--interview", "+14d", env=NOW).exit_code == 0
+    assert run("plan", "--interview", "+14d", "--save", env=NOW).exit_code == 0
     assert "date = 2026-03-16\nminutes_per_day = 45\n" in config(isolated_home)
-    assert run("plan", "--minutes", "90", env=NOW).exit_code == 0  # keeps the date
+    assert run("plan", "--minutes", "90", "--save", env=NOW).exit_code == 0  # keeps the date
     assert "date = 2026-03-16\nminutes_per_day = 90\n" in config(isolated_home)
-    assert run("plan", "--interview", "+2w", env=NOW).exit_code == 0  # keeps the budget
+    assert run("plan", "--interview", "+2w", "--save", env=NOW).exit_code == 0  # keeps the budget
     assert "date = 2026-03-16\nminutes_per_day = 90\n" in config(isolated_home)
 
 
@@ -102,20 +152,20 @@ def test_a_bad_date_or_budget_is_a_one_line_error_and_saves_nothing(run, isolate
 
 
 def test_today_is_a_date_a_year_ahead_is_too(run):
-    assert run("plan", "--interview", "2026-03-02", env=NOW).exit_code == 0
-    assert run("plan", "--interview", "2027-03-02", env=NOW).exit_code == 0
+    assert run("plan", "--interview", "2026-03-02", "--save", env=NOW).exit_code == 0
+    assert run("plan", "--interview", "2027-03-02", "--save", env=NOW).exit_code == 0
 
 
 def test_minutes_alone_need_a_date_and_clear_forgets_it(run, isolated_home):
-    result = run("plan", "--minutes", "30", env=NOW)
+    result = run("plan", "--minutes", "30", "--save", env=NOW)
     assert result.exit_code == 1 and "no interview date is set" in result.output
-    run("plan", "--interview", "+10d", env=NOW)
+    run("plan", "--interview", "+10d", "--save", env=NOW)
     cleared = run("plan", "--clear", env=NOW)
     assert cleared.exit_code == 0 and "cleared" in cleared.output
     assert "[interview]" not in config(isolated_home) and "fuzz = false" in config(isolated_home)
     assert "No interview date set" in run("plan", env=NOW).output
     assert json.loads(run("plan", "--json", env=NOW).output) == {"interview": None}
-    run("plan", "--interview", "+10d", env=NOW)
+    run("plan", "--interview", "+10d", "--save", env=NOW)
     assert json.loads(run("plan", "--clear", "--json", env=NOW).stdout) == {"interview": None}
     assert run("plan", "--clear", "--minutes", "30", env=NOW).exit_code == 2
 
@@ -144,19 +194,19 @@ def test_a_bad_interview_section_is_mended_by_clear_or_a_new_date(run, isolated_
     assert "[interview]" not in config(isolated_home) and "fuzz = false" in config(isolated_home)
     (isolated_home / "config.toml").write_text("[interview]\nminutes_per_day = 30\n")
     assert run("next", env=NOW).exit_code == 1  # refused, with the line and the way out
-    mended = run("plan", "--interview", "+10d", env=NOW)
+    mended = run("plan", "--interview", "+10d", "--save", env=NOW)
     assert mended.exit_code == 0 and "date = 2026-03-12" in config(isolated_home)
     assert run("next", env=NOW).exit_code == 0
 
 
 def test_clear_with_a_date_is_refused_as_every_bad_command_line_is(run, isolated_home):
-    run("plan", "--interview", "+10d", env=NOW)
+    run("plan", "--interview", "+10d", "--save", env=NOW)
     before = config(isolated_home)
     for extra in (["--interview", "+3d"], ["--minutes", "30"]):
         result = run("plan", "--clear", *extra, env=NOW)
         assert result.exit_code == 2
         assert result.output == (
-            "prep: plan: --clear cannot go with --interview or --minutes\n  see `prep plan --help`\n"
+            "prep: plan: --clear cannot go with --interview, --minutes or --save\n  see `prep plan --help`\n"
         )
     assert config(isolated_home) == before
 
@@ -170,7 +220,7 @@ def test_the_hint_for_a_missing_date_gives_a_date_ahead(run):
 
 
 def test_plan_json_has_exactly_the_shape_of_the_spec(run):
-    run("plan", "--interview", "+5d", "--minutes", "20", env=NOW)
+    run("plan", "--interview", "+5d", "--minutes", "20", "--save", env=NOW)
     data = json.loads(run("plan", "--json", env=NOW).output)
     assert list(data) == KEYS
     assert data["interview"] == "2026-03-07" and data["days_left"] == 5 and data["minutes_per_day"] == 20
@@ -195,7 +245,7 @@ def test_the_categories_stand_under_a_title_with_their_columns_apart(run, tmp_pa
         "category: rl\ntitle: RL\nquestions:\n  - id: ppo-clip\n    prompt: Why does PPO clip?\n"
         "    key_points: [it keeps the new policy near the old one]\n"
     )
-    run("plan", "--interview", "+10d", bank=bank, env=NOW)
+    run("plan", "--interview", "+10d", "--save", bank=bank, env=NOW)
     lines = run("plan", "-c", "rl", bank=bank, env=NOW).output.splitlines()
     title = lines.index("By category, weakest first")
     header, row = lines[title + 1], lines[title + 2]
@@ -208,7 +258,7 @@ def test_the_categories_stand_under_a_title_with_their_columns_apart(run, tmp_pa
 def test_the_quick_path_answers_plan_without_typer_with_the_same_json(
     run, bank_dir, state_file, isolated_home
 ):
-    run("plan", "--interview", "+9d", env=NOW)
+    run("plan", "--interview", "+9d", "--save", env=NOW)
     through_typer = run("plan", "--json", env=NOW)
     argv = ["--bank", str(bank_dir), "--state", str(state_file), "plan", "--json"]
     code = (
@@ -230,7 +280,7 @@ def test_drill_follows_the_plan_while_the_interview_is_ahead(run, isolated_home,
     (isolated_home / "config.toml").write_text("[drill]\nfuzz = false\nnew_per_day = 1\n")
     plain = json.loads(run("next", "--json", env=NOW).output)
     assert plain["new"] == 1 and "interview" not in plain  # FSRS: one new card a day
-    run("plan", "--interview", "+10d", "--minutes", "30", env=NOW)
+    run("plan", "--interview", "+10d", "--minutes", "30", "--save", env=NOW)
     planned = json.loads(run("plan", "--json", env=NOW).output)
     today = planned["days"][0]
     assert today["new"] == 4  # new questions follow from what is left, not from new_per_day
@@ -246,7 +296,7 @@ def test_drill_follows_the_plan_while_the_interview_is_ahead(run, isolated_home,
 
 
 def test_drill_goes_back_to_plain_fsrs_after_the_day_keeping_every_review(run, isolated_home, state_file):
-    run("plan", "--interview", "+3d", "--minutes", "30", env=NOW)
+    run("plan", "--interview", "+3d", "--minutes", "30", "--save", env=NOW)
     script = (GOOD + "\n\n3\nn\n") + ("x\n\n3\n" * 6)
     first = run("drill", input=script, env=NOW)
     assert "Following your interview plan" in first.output
@@ -272,7 +322,7 @@ def test_drill_goes_back_to_plain_fsrs_after_the_day_keeping_every_review(run, i
 
 
 def test_a_question_failed_in_a_session_quit_early_comes_back_in_the_next_one(run, state_file):
-    run("plan", "--interview", "+10d", "--minutes", "30", env=NOW)
+    run("plan", "--interview", "+10d", "--minutes", "30", "--save", env=NOW)
     assert json.loads(run("plan", "--json", env=NOW).output)["days"][0]["reviews"] == 0
     run("drill", input="no idea\n\n1\nq\n", env=NOW)  # rated Again, then quit
     (failed,) = (
@@ -286,7 +336,7 @@ def test_a_question_failed_in_a_session_quit_early_comes_back_in_the_next_one(ru
 
 
 def test_the_opening_line_says_how_much_of_the_plan_a_capped_session_asks(run):
-    run("plan", "--interview", "+10d", "--minutes", "30", env=NOW)
+    run("plan", "--interview", "+10d", "--minutes", "30", "--save", env=NOW)
     capped = run("drill", "--new", "1", input="q\n", env=NOW).output
     assert "Today 0 reviews and 4 new" in capped and "This session asks 1 of them." in capped
     none = run("drill", "--new", "0", input="q\n", env=NOW).output
@@ -294,7 +344,7 @@ def test_the_opening_line_says_how_much_of_the_plan_a_capped_session_asks(run):
 
 
 def test_a_drill_on_the_day_itself_is_plain_fsrs(run):
-    run("plan", "--interview", "+1d", env=NOW)
+    run("plan", "--interview", "+1d", "--save", env=NOW)
     on_the_day = {"PREP_NOW": "2026-03-03T09:00:00+00:00"}
     assert "Following your interview plan" not in run("drill", input="q\n", env=on_the_day).output
     assert "Interview today" in run("plan", env=on_the_day).output
@@ -306,7 +356,7 @@ def test_a_drill_on_the_day_itself_is_plain_fsrs(run):
 def test_stats_shows_readiness_and_its_json_carries_the_plan(run):
     plain = json.loads(run("stats", "--json", env=NOW).output)
     assert "interview" not in plain
-    run("plan", "--interview", "+6d", "--minutes", "15", env=NOW)
+    run("plan", "--interview", "+6d", "--minutes", "15", "--save", env=NOW)
     data = json.loads(run("stats", "--json", env=NOW).output)
     assert data["interview"] == json.loads(run("plan", "--json", env=NOW).output)
     text = run("stats", env=NOW).output
@@ -315,10 +365,10 @@ def test_stats_shows_readiness_and_its_json_carries_the_plan(run):
 
 
 def test_next_says_how_many_days_are_left(run):
-    run("plan", "--interview", "+12d", env=NOW)
+    run("plan", "--interview", "+12d", "--save", env=NOW)
     result = run("next", env=NOW)
     assert "interview in 12 days" in result.output.splitlines()[0]
-    run("plan", "--interview", "+1d", env=NOW)
+    run("plan", "--interview", "+1d", "--save", env=NOW)
     assert "interview in 1 day." in run("next", env=NOW).output
 
 
@@ -327,7 +377,7 @@ def test_the_cram_sheet_for_the_interview_puts_the_least_likely_recalled_first(r
     # Review dp-vs-mp well, zero-stages badly, a week before the interview: unseen ones first,
     # then zero-stages, and dp-vs-mp last.
     run("drill", "-c", "parallelism", input=GOOD + "\n\n4\nn\nno idea\n\n1\nno idea\n\n1\nq\n", env=NOW)
-    run("plan", "--interview", "+7d", env=NOW)
+    run("plan", "--interview", "+7d", "--save", env=NOW)
     sheet = run("export", "cram", "--for-interview", env=NOW).output
     assert sheet.startswith("# Interview cram sheet for Monday 09 March 2026")
     order = [
@@ -352,7 +402,7 @@ def test_the_cram_sheet_for_the_interview_puts_the_category_least_likely_recalle
             f"category: {category}\ntitle: {category.title()}\nquestions:\n{items}"
         )
     run("drill", "-c", "alpha", input="it does a-one\n\n4\nn\nq\n", bank=bank, env=NOW)
-    run("plan", "--interview", "+7d", bank=bank, env=NOW)
+    run("plan", "--interview", "+7d", "--save", bank=bank, env=NOW)
     sheet = run("export", "cram", "--for-interview", bank=bank, env=NOW).output
     # Both categories have a question never seen; Alpha has one it will recall, Beta none.
     assert sheet.index("\n## Beta") < sheet.index("\n## Alpha")

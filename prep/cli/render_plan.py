@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from prep.bank.cache import IndexRow
+    from prep.config import InterviewConfig
     from prep.review.plan import Plan, PlanDay
     from prep.review.queue import QueueItem
 
 NO_DATE = (
     "No interview date set. Set one, and the minutes a day you have, with\n"
-    "  prep plan --interview {example} --minutes 45     (or --interview +14d)\n"
+    "  prep plan --interview {example} --minutes 45 --save     (or --interview +14d)\n"
 )
 
 BAR = 30  # characters for the daily budget
@@ -35,6 +36,32 @@ def example_date() -> str:
     from prep import clock
 
     return (clock.now().astimezone().date() + timedelta(days=14)).isoformat()
+
+
+def interview_text(interview: InterviewConfig) -> str:
+    return f"interview {interview.date.isoformat()}, {interview.minutes_per_day} minutes a day"
+
+
+def save_command(interview: InterviewConfig) -> str:
+    """The command line that saves *interview*."""
+    return f"prep plan --interview {interview.date.isoformat()} --minutes {interview.minutes_per_day} --save"
+
+
+def undo_text(saved: InterviewConfig | None, now: InterviewConfig) -> str:
+    """After saving *now* over *saved*: what it replaced, and the command that goes back."""
+    if saved is None:
+        return "`prep plan --clear` forgets it"
+    if (saved.date, saved.minutes_per_day) == (now.date, now.minutes_per_day):
+        return "as it was"
+    return f"before: {interview_text(saved)}; `{save_command(saved)}` goes back"
+
+
+def what_if_note(asked: InterviewConfig, saved: InterviewConfig | None) -> str:
+    """After a plan shown for options not saved: that drill does not follow it, and how it would."""
+    if saved is not None and (saved.date, saved.minutes_per_day) == (asked.date, asked.minutes_per_day):
+        return "This is the saved plan: drill follows it."
+    follows = f"drill follows the saved one ({interview_text(saved)})" if saved else "drill follows no plan"
+    return f"Not saved: {follows}. `{save_command(asked)}` makes drill follow this one."
 
 
 def plan_text(plan: Plan, rows: list[IndexRow], width: int | None = None) -> list[str]:

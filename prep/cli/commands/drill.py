@@ -111,7 +111,7 @@ def drill(
     points you covered and teaches the grader your words for those it missed; u undoes the last
     rating, e edits the question, s skips, q quits. Every rating is saved at once.
 
-    While an interview date is set (`prep plan --interview`), the drill asks today's part of
+    While an interview date is set (`prep plan --interview DATE --save`), the drill asks today's part of
     the interview plan instead, and goes back to plain FSRS after the day.
     """
     from prep import clock

@@ -67,8 +67,8 @@ def cram(
         bool,
         typer.Option(
             "--for-interview",
-            help="Order by predicted recall on the interview day (`prep plan --interview`), lowest "
-            "first; with --weakest, the N lowest.",
+            help="Order by predicted recall on the interview day (`prep plan --interview DATE --save`), "
+            "lowest first; with --weakest, the N lowest.",
         ),
     ] = False,
 ) -> None:
@@ -103,12 +103,13 @@ def _interview_day(app: AppContext, now):  # type: ignore[no-untyped-def]
     saved = config.load(app.config_path, explicit=app.config_named).interview
     if saved is None:
         raise UsageError(
-            "--for-interview: no interview date is set", hint="set it with `prep plan --interview DATE`"
+            "--for-interview: no interview date is set",
+            hint="set it with `prep plan --interview DATE --save`",
         )
     if saved.date < today_of(now):
         raise UsageError(
             f"--for-interview: the interview on {saved.date.isoformat()} has passed",
-            hint="set the next one with `prep plan --interview DATE`",
+            hint="set the next one with `prep plan --interview DATE --save`",
         )
     return saved.date
 

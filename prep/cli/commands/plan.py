@@ -9,7 +9,8 @@ import typer
 from prep.cli.context import AppContext
 from prep.cli.options import CategoryOption, KindOption, TagOption, filters
 from prep.cli.output import echo
-from prep.cli.render_plan import example_date
+from prep.cli.render_plan import example_date, interview_text, save_command, undo_text, what_if_note
+from prep.config import InterviewConfig
 
 
 def _today() -> date:
@@ -62,7 +63,7 @@ Interview = Annotated[
         "--interview",
         metavar="DATE",
         parser=_interview_date,
-        help="The interview date, YYYY-MM-DD or +14d (days from today); saved in the config.",
+        help="The interview date, YYYY-MM-DD or +14d (days from today): the plan for it, kept with --save.",
         show_default=False,
     ),
 ]
@@ -72,9 +73,13 @@ Minutes = Annotated[
         "--minutes",
         metavar="N",
         parser=_minutes,
-        help="Minutes a day to prepare, 5-600 (default 45); saved in the config.",
+        help="Minutes a day to prepare, 5-600 (default 45): the plan with them, kept with --save.",
         show_default=False,
     ),
+]
+Save = Annotated[
+    bool,
+    typer.Option("--save", help="Keep --interview and --minutes in the config: drill follows this plan."),
 ]
 Clear = Annotated[bool, typer.Option("--clear", help="Forget the interview date: drill is plain FSRS again.")]
 Json = Annotated[bool, typer.Option("--json", help="Print the plan as JSON.")]
@@ -84,6 +89,7 @@ def plan(
     ctx: typer.Context,
     interview: Interview = None,
     minutes: Minutes = None,
+    save: Save = False,
     clear: Clear = False,
     category: CategoryOption = None,
     tag: TagOption = None,
@@ -92,47 +98,46 @@ def plan(
 ) -> None:
     """Plan for an interview day: how ready you will be, and what to drill each day until then.
 
-    With --interview (and --minutes), saves the date and the daily budget in the config
-    ([interview]); `prep drill` then follows the plan until the day, and goes back to plain
-    FSRS after it. Shows the expected recall on the day now and if you follow the plan, per
-    category, the days ahead (new questions and reviews against the budget) and the questions
-    at risk. -c, --tag and --kind plan for those questions alone.
+    Shows the expected recall on the day now and if you follow the plan, per category, the days
+    ahead (new questions and reviews against the budget) and the questions at risk. --interview
+    and --minutes show the plan with them (a what-if); --save keeps them in the config
+    ([interview]), and `prep drill` then follows the plan until the day, and goes back to plain
+    FSRS after it. -c, --tag and --kind plan for those questions alone.
     """
     from prep.cli.quick.plan import show_plan
+    from prep.errors import CommandLineError
 
     app: AppContext = ctx.obj
-    if clear or interview is not None or minutes is not None:
-        _save(app, interview, minutes, clear, quiet=as_json)
-        if clear:
-            if as_json:
-                echo('{"interview": null}')
-            return
-    show_plan(app.quick_start(filters(category, tag, kind)), as_json=as_json)
-
-
-def _save(app: AppContext, interview: date | None, minutes: int | None, clear: bool, quiet: bool) -> None:
-    """Write the [interview] section the options ask for, and say so (on standard error, but for
-    --clear without *quiet*: that is all it prints)."""
-    from prep import config
-    from prep.errors import CommandLineError, UsageError, display_path
-
-    if clear and (interview is not None or minutes is not None):
-        raise CommandLineError("--clear cannot go with --interview or --minutes")
-    path = app.config_path
-    try:
-        saved, broken = config.load(path, explicit=app.config_named).interview, False
-    except UsageError:
-        if not (clear or interview is not None):
-            raise
-        saved, broken = None, True  # a config the loader refuses: these options rewrite [interview]
+    if clear and (interview is not None or minutes is not None or save):
+        raise CommandLineError("--clear cannot go with --interview, --minutes or --save")
     if clear:
-        config.save_interview(path, None)
-        cleared = saved or broken
-        message = (
-            "Interview date cleared: drill is plain FSRS again." if cleared else "No interview date was set."
-        )
-        echo(message, err=quiet)
+        _clear(app, quiet=as_json)
         return
+    if save and interview is None and minutes is None:
+        raise CommandLineError("--save keeps --interview or --minutes: give one of them")
+    asked = None
+    if interview is not None or minutes is not None:
+        asked, saved = _asked(app, interview, minutes, save)
+        if save:
+            _save(app, asked, saved)
+    show_plan(app.quick_start(filters(category, tag, kind)), as_json=as_json, interview=asked)
+    if asked is not None and not save:
+        echo(what_if_note(asked, saved), err=True)
+
+
+def _asked(
+    app: AppContext, interview: date | None, minutes: int | None, save: bool
+) -> tuple[InterviewConfig, InterviewConfig | None]:
+    """The interview the options ask for (what they leave out as saved), and the saved one."""
+    from prep import config
+    from prep.errors import UsageError
+
+    try:
+        saved = config.load(app.config_path, explicit=app.config_named).interview
+    except UsageError:
+        if not (save and interview is not None):
+            raise
+        saved = None  # a config the loader refuses: a new date saved rewrites [interview]
     if interview is None:
         if saved is None:
             raise UsageError(
@@ -147,7 +152,37 @@ def _save(app: AppContext, interview: date | None, minutes: int | None, clear: b
         interview = saved.date
     if minutes is None:
         minutes = saved.minutes_per_day if saved else config.MINUTES_PER_DAY
-    config.save_interview(path, config.InterviewConfig(interview, minutes))
+    return config.InterviewConfig(interview, minutes), saved
+
+
+def _save(app: AppContext, asked: InterviewConfig, saved: InterviewConfig | None) -> None:
+    """Write the [interview] section, and say what was saved and how to go back (on standard
+    error: standard output is the plan)."""
+    from prep import config
+    from prep.errors import display_path
+
+    config.save_interview(app.config_path, asked)
     echo(
-        f"saved in {display_path(path)}: interview {interview.isoformat()}, {minutes} minutes a day", err=True
+        f"saved in {display_path(app.config_path)}: {interview_text(asked)} ({undo_text(saved, asked)})",
+        err=True,
     )
+
+
+def _clear(app: AppContext, quiet: bool) -> None:
+    """Remove the [interview] section and say so, with how to set it again (on standard error
+    with *quiet*: standard output is then the JSON)."""
+    from prep import config
+    from prep.errors import UsageError
+
+    try:
+        saved, broken = config.load(app.config_path, explicit=app.config_named).interview, False
+    except UsageError:
+        saved, broken = None, True  # a config the loader refuses: --clear mends [interview]
+    config.save_interview(app.config_path, None)
+    if saved is None and not broken:
+        echo("No interview date was set.", err=quiet)
+    else:
+        again = f" (`{save_command(saved)}` sets it again)" if saved else ""
+        echo(f"Interview date cleared: drill is plain FSRS again{again}.", err=quiet)
+    if quiet:
+        echo('{"interview": null}')

@@ -16,7 +16,7 @@ def stats(
 ) -> None:
     """Where you stand: totals, weakest categories, a 14-day forecast, a 12-week heatmap, leeches.
 
-    With an interview date set (`prep plan --interview`), also how ready you will be on the
+    With an interview date set (`prep plan --interview DATE --save`), also how ready you will be on the
     day, now and if you follow the plan, and the days ahead.
     """
     from prep import clock

@@ -9,17 +9,20 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from prep.cli.quick.opening import QuickStart
+    from prep.config import InterviewConfig
 
 
-def show_plan(start: QuickStart, *, as_json: bool) -> None:
-    """Print the plan for the selected questions."""
+def show_plan(start: QuickStart, *, as_json: bool, interview: InterviewConfig | None = None) -> None:
+    """Print the plan for the selected questions: for the saved interview, or for *interview*
+    (`prep plan --interview ... --minutes ...` without --save: a what-if)."""
     from prep import clock
     from prep.cli.output import echo, emit_json
     from prep.cli.render_plan import NO_DATE, example_date, plan_text
     from prep.review.plan import interview_plan, items_of
 
     rows, settings = start.rows, start.settings
-    if settings.interview is None:
+    interview = interview or settings.interview
+    if interview is None:
         if as_json:
             echo(json.dumps({"interview": None}))
         else:
@@ -29,7 +32,7 @@ def show_plan(start: QuickStart, *, as_json: bool) -> None:
         plan = interview_plan(
             store,
             items_of(rows),
-            settings.interview,
+            interview,
             clock.now(),
             at_risk_below=settings.scheduler.desired_retention,
         )

@@ -45,7 +45,7 @@ def interview_plan(
     if (interview.date - today).days > 365:
         raise UsageError(
             f"{interview.origin}the interview date {interview.date.isoformat()} is more than a year away",
-            hint="set it again with `prep plan --interview DATE`",
+            hint="set it again with `prep plan --interview DATE --save`",
         )
     with gc_paused():
         return _plan(store, questions, interview, now, today, at_risk_below)
