@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from prep.cli.app import app
 
-from .support import write_bank
+from .support import Anki, write_bank
 
 
 @pytest.fixture(autouse=True)
@@ -48,3 +48,11 @@ def run(bank_dir, state_file):
         return runner.invoke(app, argv, input=input, env=env, catch_exceptions=False)
 
     return invoke
+
+
+@pytest.fixture
+def anki(tmp_path):
+    """A real Anki collection in the test's directory (see support.Anki)."""
+    collection = Anki(tmp_path)
+    yield collection
+    collection.close()

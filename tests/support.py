@@ -1,8 +1,8 @@
 """What tests share besides fixtures (those are in conftest.py): the test bank's files and the
 writer of a bank, the installed `prep` in a pipe or a terminal, a good answer and a fixed time,
-the review rows and old databases tests inspect or start from, a question built inline, and the
-scripted fake UI that drives a drill without a terminal. Test modules import these from here,
-never from one another."""
+the review rows and old databases tests inspect or start from, a question built inline, the
+scripted fake UI that drives a drill without a terminal, and a real Anki collection. Test modules
+import these from here, never from one another."""
 
 from __future__ import annotations
 
@@ -260,3 +260,87 @@ class ScriptedUI:
 
 def rate(name):
     return Choice("rate", name)
+
+
+# --- a real Anki collection ------------------------------------------------------------------
+
+# The ways Anki's "Notes in Plain Text" export can be made: with or without HTML, with or
+# without the columns naming each note's type, deck and GUID, and with a "#columns:" line
+# naming the fields (which Anki reads, and a user or another tool may add).
+ANKI_EXPORTS = {
+    "html-all-columns": dict(
+        with_html=True, with_tags=True, with_deck=True, with_notetype=True, with_guid=True
+    ),
+    "html-tags-only": dict(
+        with_html=True, with_tags=True, with_deck=False, with_notetype=False, with_guid=False
+    ),
+    "html-no-tags": dict(
+        with_html=True, with_tags=False, with_deck=False, with_notetype=False, with_guid=False
+    ),
+    "plain-all-columns": dict(
+        with_html=False, with_tags=True, with_deck=True, with_notetype=True, with_guid=True
+    ),
+    "plain-tags-only": dict(
+        with_html=False, with_tags=True, with_deck=False, with_notetype=False, with_guid=False
+    ),
+}
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    """Every YAML file of the bank at *root*, byte for byte."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.yaml"))}
+
+
+class Anki:
+    """A real Anki collection holding prep's deck."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        from anki.collection import Collection
+
+        self.tmp_path = tmp_path
+        self.col = Collection(str(tmp_path / "collection.anki2"))
+
+    def import_deck(self, run, bank: Path | None = None) -> None:  # type: ignore[no-untyped-def]
+        """`prep export anki` of the bank (the test bank unless *bank*), imported into Anki."""
+        from anki.collection import ImportAnkiPackageRequest
+
+        apkg = self.tmp_path / "deck.apkg"
+        assert run("export", "anki", "-o", str(apkg), bank=bank).exit_code == 0
+        self.col.import_anki_package(ImportAnkiPackageRequest(package_path=str(apkg)))
+
+    def note(self, qid: str):  # type: ignore[no-untyped-def]
+        [nid] = self.col.find_notes(f"Id:{qid}")
+        return self.col.get_note(nid)
+
+    def edit(self, qid: str, **fields: str) -> None:
+        note = self.note(qid)
+        for name, value in fields.items():
+            if name == "tags":
+                note.tags = value.split()
+            else:
+                note[name] = value
+        self.col.update_note(note)
+
+    def export_text(self, name: str, columns_line: bool = False) -> Path:
+        from anki.collection import DeckIdLimit
+
+        path = self.tmp_path / f"{name}.txt"
+        self.col.export_note_csv(
+            out_path=str(path), limit=DeckIdLimit(self.col.decks.id("prep")), **ANKI_EXPORTS[name]
+        )
+        if columns_line:  # "#columns:" names every column, the metadata ones included
+            text = path.read_text(encoding="utf-8")
+            headers = [line for line in text.splitlines() if line.startswith("#")]
+            body = text[sum(len(h) + 1 for h in headers) :]
+            labels = {"guid": "GUID", "notetype": "Notetype", "deck": "Deck", "tags": "Tags"}
+            count = len(body.split("\n", 1)[0].split("\t"))
+            names = iter(["Prompt", "KeyPoints", "Answer", "Pitfalls", "Id"])
+            meta = {int(h.split(":")[1]) - 1: labels[h[1:].split(" ")[0]] for h in headers if " column:" in h}
+            row = [meta[i] if i in meta else next(names) for i in range(count)]
+            path.write_text(
+                "\n".join([*headers, "#columns:" + "\t".join(row)]) + "\n" + body, encoding="utf-8"
+            )
+        return path
+
+    def close(self) -> None:
+        self.col.close()

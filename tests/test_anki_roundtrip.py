@@ -12,115 +12,29 @@ import pytest
 from prep.bank.load import load_bank
 from prep.paths import BankLocation
 
-from .support import write
-
-# The ways Anki's "Notes in Plain Text" export can be made: with or without HTML, with or
-# without the columns naming each note's type, deck and GUID, and with a "#columns:" line
-# naming the fields (which Anki reads, and a user or another tool may add).
-EXPORTS = {
-    "html-all-columns": dict(
-        with_html=True, with_tags=True, with_deck=True, with_notetype=True, with_guid=True
-    ),
-    "html-tags-only": dict(
-        with_html=True, with_tags=True, with_deck=False, with_notetype=False, with_guid=False
-    ),
-    "html-no-tags": dict(
-        with_html=True, with_tags=False, with_deck=False, with_notetype=False, with_guid=False
-    ),
-    "plain-all-columns": dict(
-        with_html=False, with_tags=True, with_deck=True, with_notetype=True, with_guid=True
-    ),
-    "plain-tags-only": dict(
-        with_html=False, with_tags=True, with_deck=False, with_notetype=False, with_guid=False
-    ),
-}
+from .support import ANKI_EXPORTS, snapshot, write
 
 
 def _load(root: Path):
     return load_bank(BankLocation(root, "option"))
 
 
-def _snapshot(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*.yaml"))}
-
-
-class Anki:
-    """A real Anki collection holding prep's deck."""
-
-    def __init__(self, tmp_path: Path) -> None:
-        from anki.collection import Collection
-
-        self.tmp_path = tmp_path
-        self.col = Collection(str(tmp_path / "collection.anki2"))
-
-    def import_deck(self, run) -> None:  # type: ignore[no-untyped-def]
-        from anki.collection import ImportAnkiPackageRequest
-
-        apkg = self.tmp_path / "deck.apkg"
-        assert run("export", "anki", "-o", str(apkg)).exit_code == 0
-        self.col.import_anki_package(ImportAnkiPackageRequest(package_path=str(apkg)))
-
-    def note(self, qid: str):  # type: ignore[no-untyped-def]
-        [nid] = self.col.find_notes(f"Id:{qid}")
-        return self.col.get_note(nid)
-
-    def edit(self, qid: str, **fields: str) -> None:
-        note = self.note(qid)
-        for name, value in fields.items():
-            if name == "tags":
-                note.tags = value.split()
-            else:
-                note[name] = value
-        self.col.update_note(note)
-
-    def export_text(self, name: str, columns_line: bool = False) -> Path:
-        from anki.collection import DeckIdLimit
-
-        path = self.tmp_path / f"{name}.txt"
-        self.col.export_note_csv(
-            out_path=str(path), limit=DeckIdLimit(self.col.decks.id("prep")), **EXPORTS[name]
-        )
-        if columns_line:  # "#columns:" names every column, the metadata ones included
-            text = path.read_text(encoding="utf-8")
-            headers = [line for line in text.splitlines() if line.startswith("#")]
-            body = text[sum(len(h) + 1 for h in headers) :]
-            labels = {"guid": "GUID", "notetype": "Notetype", "deck": "Deck", "tags": "Tags"}
-            count = len(body.split("\n", 1)[0].split("\t"))
-            names = iter(["Prompt", "KeyPoints", "Answer", "Pitfalls", "Id"])
-            meta = {int(h.split(":")[1]) - 1: labels[h[1:].split(" ")[0]] for h in headers if " column:" in h}
-            row = [meta[i] if i in meta else next(names) for i in range(count)]
-            path.write_text(
-                "\n".join([*headers, "#columns:" + "\t".join(row)]) + "\n" + body, encoding="utf-8"
-            )
-        return path
-
-    def close(self) -> None:
-        self.col.close()
-
-
-@pytest.fixture
-def anki(tmp_path):
-    collection = Anki(tmp_path)
-    yield collection
-    collection.close()
-
-
 @pytest.mark.parametrize("columns_line", [False, True], ids=["", "columns-line"])
-@pytest.mark.parametrize("export", list(EXPORTS))
+@pytest.mark.parametrize("export", list(ANKI_EXPORTS))
 def test_an_unedited_deck_comes_back_unchanged(run, anki, bank_dir, export, columns_line):
     anki.import_deck(run)
     path = anki.export_text(export, columns_line)
-    before = _snapshot(bank_dir)
+    before = snapshot(bank_dir)
     result = run("import", str(path), "-c", "parallelism", "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert (report["added"], report["updated"], report["skipped"]) == ([], [], [])
     assert sorted(report["unchanged"]) == ["biggest-failure", "dp-batch-size", "dp-vs-mp", "zero-stages"]
-    assert _snapshot(bank_dir) == before
+    assert snapshot(bank_dir) == before
 
 
 @pytest.mark.parametrize("columns_line", [False, True], ids=["", "columns-line"])
-@pytest.mark.parametrize("export", [name for name in EXPORTS if name.startswith("html")])
+@pytest.mark.parametrize("export", [name for name in ANKI_EXPORTS if name.startswith("html")])
 def test_notes_edited_in_anki_update_their_questions(run, anki, bank_dir, export, columns_line):
     anki.import_deck(run)
     original = _load(bank_dir)
@@ -155,7 +69,7 @@ def test_notes_edited_in_anki_update_their_questions(run, anki, bank_dir, export
     dp_now, dp_before = bank.questions["dp-vs-mp"], original.questions["dp-vs-mp"]
     assert dp_now.prompt == dp_before.prompt.replace("What is", "What's")
     # The category's tag is not one of them; a file without tags leaves them as they were.
-    assert dp_now.tags == ((*dp_before.tags, "exam") if EXPORTS[export]["with_tags"] else dp_before.tags)
+    assert dp_now.tags == ((*dp_before.tags, "exam") if ANKI_EXPORTS[export]["with_tags"] else dp_before.tags)
     # Everything the note does not carry, or that was not edited, is as it was: key points
     # with their aliases, pitfalls, the answer and its source, kind, follow-ups.
     assert dp_now.model_copy(update={"prompt": dp_before.prompt, "tags": dp_before.tags}) == dp_before
@@ -232,12 +146,12 @@ def test_plain_text_export_takes_edited_text_but_refuses_edited_lists(run, anki,
     kp = anki.note("dp-batch-size")["KeyPoints"]
     anki.edit("dp-batch-size", KeyPoints=kp.replace("</ul>", "<li>one more</li></ul>"))
     path = anki.export_text("plain-tags-only")
-    before = _snapshot(bank_dir)
+    before = snapshot(bank_dir)
     result = run("import", str(path), "-c", "parallelism")
     assert result.exit_code == 2
     assert "plain-tags-only.txt:" in result.output and "KeyPoints" in result.output
     assert "export with HTML" in result.output
-    assert _snapshot(bank_dir) == before
+    assert snapshot(bank_dir) == before
 
 
 def test_a_file_of_other_notes_is_still_read_front_and_back(tmp_path):
