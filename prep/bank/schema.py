@@ -7,6 +7,7 @@ The YAML files are the source of truth; these models are the contract other tool
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
@@ -38,6 +39,22 @@ class Claim(_Strict):
     @property
     def phrasings(self) -> tuple[str, ...]:
         return (self.text, *self.aliases, *self.taught)
+
+    @property
+    def entry(self) -> str | dict[str, Any]:
+        """The claim as the bank writes it (see claim_entry)."""
+        return claim_entry(self.text, self.aliases, self.taught)
+
+
+def claim_entry(text: str, aliases: Sequence[str] = (), taught: Sequence[str] = ()) -> str | dict[str, Any]:
+    """A claim as the bank writes it: the plain text, unless it has aliases or taught
+    phrasings, each list given only when it has items."""
+    entry: dict[str, Any] = {"text": text}
+    if aliases:
+        entry["aliases"] = list(aliases)
+    if taught:
+        entry["taught"] = list(taught)
+    return entry if len(entry) > 1 else text
 
 
 class Question(_Strict):

@@ -288,6 +288,46 @@ def set_entries(text: str, mapping: yaml.MappingNode, values: dict[str, Any]) ->
     return edits
 
 
+def replace_items(text: str, seq: yaml.SequenceNode, start: int, end: int, items: list[Any]) -> Edit:
+    """The edit that puts *items* in place of items [start, end) of a block sequence (start ==
+    end: before item *start*), rendered in the bank's style at the sequence's indent. The other
+    items, and the comments above them, stay as written; a replaced item's comment stays above
+    what replaces it, a removed item's goes with it. The list keeps at least one item."""
+    if seq.flow_style or not seq.value or (start == 0 and end == len(seq.value) and not items):
+        raise EditError("not a block list that keeps an item")
+    column = _dash_column(text, seq.value[0].start_mark.index)
+
+    def item_end(node: yaml.Node) -> int:  # the end of its last line, comments indented into it kept
+        return _trimmed_end(text, node.start_mark.index, node.end_mark.index, column)
+
+    if start < end and items:
+        begin = line_start(text, seq.value[start].start_mark.index)
+    elif start > 0:  # inserted or removed after an item: from right after it
+        begin = item_end(seq.value[start - 1])
+    else:
+        begin = _comments_above(text, line_start(text, seq.value[0].start_mark.index))
+    finish = item_end(seq.value[end - 1]) if start < end else begin
+    head = "" if text[begin - 1 : begin] in ("", "\n") else "\n"  # the file's last line may have none
+    return Edit(begin, finish, head + "".join(_render_item(item, column) for item in items))
+
+
+def _comments_above(text: str, index: int) -> int:
+    """The start of the comment and blank lines right above the line starting at *index*."""
+    while index > 0:
+        previous = line_start(text, index - 1)
+        line = text[previous:index].strip()
+        if line and not line.startswith("#"):
+            return index
+        index = previous
+    return index
+
+
+def _render_item(item: Any, indent: int) -> str:
+    if isinstance(item, str) and "\n" not in item:  # one line: a list of it alone would dump as [flow]
+        return f"{' ' * indent}- {scalar(item)}\n"
+    return render_items([item], indent)[0]
+
+
 def add_block_list(text: str, mapping: yaml.MappingNode, key: str, items: list[str]) -> Edit:
     """A new ``key:`` entry after the last entry of a block mapping, holding a block list: one item
     a line, so that each later item is a one-line change."""

@@ -3,9 +3,11 @@ Anki's "Notes in Plain Text" export.
 
 A note has the fields Prompt, KeyPoints, Answer, Pitfalls and Id. Text is HTML-escaped with line
 breaks as ``<br>``; key points and pitfalls are a ``<ul>`` list, each item followed by its
-aliases in a nested ``<ul class=aliases>`` (hidden on the card). Anki exports a field as that
-HTML, or, without HTML, as one line of text: tags removed, line breaks and list items run
-together. A field that comes back as prep wrote it keeps the bank's value exactly.
+aliases in a nested ``<ul class=aliases>`` and its taught phrasings (the user's own words, not
+the bank's) in a nested ``<ul class=taught>``, both hidden on the card. Anki exports a field as
+that HTML, or, without HTML, as one line of text: tags removed, line breaks and list items run
+together. A field that comes back as prep wrote it, or as prep wrote it before notes carried
+taught phrasings, keeps the bank's value exactly.
 """
 
 from __future__ import annotations
@@ -18,13 +20,18 @@ from html.parser import HTMLParser
 from typing import Any
 
 from prep.bank.naming import ID_PATTERN
-from prep.bank.schema import Claim, Question
+from prep.bank.schema import Claim, Question, claim_entry
 
 MODEL_NAME = "prep question"
 FIELDS = ("Prompt", "KeyPoints", "Answer", "Pitfalls", "Id")
 CSS = (
-    ".card{font-family:sans-serif;font-size:18px;text-align:left}.pitfalls{color:#a33}.aliases{display:none}"
+    ".card{font-family:sans-serif;font-size:18px;text-align:left}.pitfalls{color:#a33}"
+    ".aliases{display:none}.taught{display:none}"
 )
+NESTED = ("aliases", "taught")  # the lists under a key point or pitfall, by their class
+# The nested lists of notes as prep writes them, and as it wrote them before they carried taught
+# phrasings: a field as either comes back unchanged.
+WRITTEN = (NESTED, ("aliases",))
 
 
 # --- out -----------------------------------------------------------------------------------
@@ -34,15 +41,16 @@ def html_text(text: str) -> str:
     return html.escape(text).replace("\n", "<br>")  # a line break in the bank is one on the card
 
 
-def html_claims(claims: Sequence[Claim]) -> str:
+def html_claims(claims: Sequence[Claim], nested: Sequence[str] = NESTED) -> str:
+    """A ``<ul>`` of the claims, each with its *nested* lists that have items."""
     items = []
     for claim in claims:
-        aliases = "".join(f"<li>{html_text(a)}</li>" for a in claim.aliases)
-        items.append(
-            f"<li>{html_text(claim.text)}"
-            + (f"<ul class=aliases>{aliases}</ul>" if aliases else "")
-            + "</li>"
+        lists = "".join(
+            f"<ul class={kind}>{''.join(f'<li>{html_text(p)}</li>' for p in phrasings)}</ul>"
+            for kind in nested
+            if (phrasings := getattr(claim, kind))
         )
+        items.append(f"<li>{html_text(claim.text)}{lists}</li>")
     return f"<ul>{''.join(items)}</ul>" if items else ""
 
 
@@ -143,8 +151,8 @@ def plain_line(field: str) -> str:
 
 def _claims(note: PrepNote, name: str, current: Sequence[Claim]) -> tuple[Any, ...]:
     raw = note.fields.get(name, "")
-    if current and _unchanged(raw, html_claims(current), note.html):
-        return tuple(_value(c.text, c.aliases) for c in current)
+    if current and any(_unchanged(raw, html_claims(current, nested), note.html) for nested in WRITTEN):
+        return tuple(c.entry for c in current)
     if not note.html:
         if raw.strip():
             raise NoteError(
@@ -153,14 +161,14 @@ def _claims(note: PrepNote, name: str, current: Sequence[Claim]) -> tuple[Any, .
                 "was changed: export with HTML ('Include HTML and media references') to bring it back",
             )
         return ()
-    known = {c.text: c.aliases for c in current}
-    return tuple(
-        _value(text, known.get(text, ()) if aliases is None else aliases) for text, aliases in _items(raw)
-    )
-
-
-def _value(text: str, aliases: Sequence[str]) -> str | dict[str, Any]:
-    return {"text": text, "aliases": list(aliases)} if aliases else text
+    # An item without an aliases or taught list (an older export, or a list deleted in Anki's
+    # editor) keeps what the bank has for its text: what the user taught is not lost that way.
+    known = {c.text: c for c in current}
+    entries = []
+    for text, lists in _items(raw):
+        aliases, taught = (lists.get(kind, getattr(known.get(text), kind, ())) for kind in NESTED)
+        entries.append(claim_entry(text, aliases, taught))
+    return tuple(entries)
 
 
 def _tags(tags: tuple[str, ...] | None, question: Question | None, category: str) -> tuple[str, ...]:
@@ -175,43 +183,46 @@ def _tags(tags: tuple[str, ...] | None, question: Question | None, category: str
     return tuple(kept + [t for t in dict.fromkeys(tags) if t not in by_anki and t != category])
 
 
-def _items(field: str) -> list[tuple[str, tuple[str, ...] | None]]:
-    """The items of a list field with their aliases (None: the item has no aliases list); a
-    field that is not a list has an item per line."""
+def _items(field: str) -> list[tuple[str, dict[str, tuple[str, ...]]]]:
+    """The items of a list field, each with the nested lists it has (its aliases, its taught
+    phrasings) by class; a field that is not a list has an item per line."""
     parser = _ListParser()
     parser.feed(field)
     parser.close()
     if not parser.items:
-        return [(line.strip(), None) for line in strip_html(field).splitlines() if line.strip()]
-    return [(text, aliases) for text, aliases in parser.result() if text]
+        return [(line.strip(), {}) for line in strip_html(field).splitlines() if line.strip()]
+    return [(text, lists) for text, lists in parser.result() if text]
 
 
 class _ListParser(HTMLParser):
-    """Top-level <li> items of a field, and the items of a <ul class=aliases> inside each."""
+    """Top-level <li> items of a field, and the items of the lists of NESTED (by their class)
+    inside each."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
-        self.items: list[tuple[list[str], list[str] | None]] = []
+        self.items: list[tuple[list[str], dict[str, list[str]]]] = []  # text, nested lists by class
         self.depth = 0  # of open lists
-        self.alias_depth = 0  # depth of the aliases list being read, 0 when outside one
+        self.nested: str | None = None  # the class of the nested list being read
+        self.nested_depth = 0  # its depth, 0 when outside one
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in ("ul", "ol"):
             self.depth += 1
-            if self.depth == 2 and self.items and "aliases" in (dict(attrs).get("class") or "").split():
-                self.alias_depth = self.depth
-                self.items[-1] = (self.items[-1][0], self.items[-1][1] or [])
+            kind = next((c for c in (dict(attrs).get("class") or "").split() if c in NESTED), None)
+            if self.depth == 2 and self.items and kind and self.nested is None:
+                self.nested, self.nested_depth = kind, self.depth
+                self.items[-1][1].setdefault(kind, [])
         elif tag == "li" and self.depth == 1:
-            self.items.append(([], None))
-        elif tag == "li" and self.alias_depth and self.depth == self.alias_depth:
-            self.items[-1][1].append("")  # type: ignore[union-attr]
+            self.items.append(([], {}))
+        elif tag == "li" and self.nested and self.depth == self.nested_depth:
+            self.items[-1][1][self.nested].append("")
         elif tag in ("br", "div", "p", "li") and self.items:
             self._text("\n")
 
     def handle_endtag(self, tag: str) -> None:
         if tag in ("ul", "ol"):
-            if self.depth == self.alias_depth:
-                self.alias_depth = 0
+            if self.depth == self.nested_depth:
+                self.nested, self.nested_depth = None, 0
             self.depth -= 1
 
     def handle_data(self, data: str) -> None:
@@ -220,13 +231,13 @@ class _ListParser(HTMLParser):
     def _text(self, data: str) -> None:
         if not self.items or self.depth == 0:
             return
-        text, aliases = self.items[-1]
-        if self.alias_depth and aliases:
-            aliases[-1] += data
-        elif not self.alias_depth:
+        text, nested = self.items[-1]
+        if self.nested is None:
             text.append(data)
+        elif nested[self.nested]:
+            nested[self.nested][-1] += data
 
-    def result(self) -> list[tuple[str, tuple[str, ...] | None]]:
+    def result(self) -> list[tuple[str, dict[str, tuple[str, ...]]]]:
         def clean(text: str) -> str:
             lines = (" ".join(line.replace("\xa0", " ").split()) for line in text.split("\n"))
             return "\n".join(line for line in lines if line)
@@ -234,7 +245,7 @@ class _ListParser(HTMLParser):
         return [
             (
                 clean("".join(text)),
-                None if aliases is None else tuple(a for a in (clean(a) for a in aliases) if a),
+                {kind: tuple(e for e in map(clean, entries) if e) for kind, entries in nested.items()},
             )
-            for text, aliases in self.items
+            for text, nested in self.items
         ]

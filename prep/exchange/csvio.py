@@ -2,9 +2,10 @@
 
 Text cells hold the text as it is. List cells (key_points, pitfalls, tags, follow_ups) hold a
 JSON list, so that no character inside a key point, alias or tag needs escaping; a key point
-or pitfall is a string or ``{"text": ..., "aliases": [...]}``. A hand-written list cell that
-does not start with "[" is read the simple way: items separated by ";;", a key point's aliases
-after "|", tags and follow-ups separated by spaces.
+or pitfall is a string or ``{"text": ..., "aliases": [...], "taught": [...]}`` (the bank's
+entry: each list only when it has items). A hand-written list cell that does not start with
+"[" is read the simple way: items separated by ";;", a key point's aliases after "|", tags and
+follow-ups separated by spaces.
 
 Every row is checked against the bank's schema here, and every problem is reported at the
 line of the file where its record starts. Nothing here prints or writes.
@@ -26,7 +27,7 @@ from prep.bank.schema import Question
 from prep.bank.yamlsource import decode_utf8
 from prep.errors import ImportInvalid, InvalidInput, Problem, UsageError, display_path
 from prep.exchange.ankitext import anki_rows
-from prep.exchange.rows import ImportFile, ImportRow, checked_row, claim_value
+from prep.exchange.rows import ImportFile, ImportRow, checked_row
 from prep.suggest import did_you_mean
 
 __all__ = ["CSV_COLUMNS", "ImportFile", "ImportRow", "parse_import", "to_csv"]
@@ -66,8 +67,8 @@ def to_csv(bank: Bank, questions: Sequence[Question], delimiter: str = ",") -> s
                 q.id,
                 category.id,
                 q.prompt,
-                _json_cell([claim_value(k) for k in q.key_points]),
-                _json_cell([claim_value(p) for p in q.pitfalls]),
+                _json_cell([k.entry for k in q.key_points]),
+                _json_cell([p.entry for p in q.pitfalls]),
                 answer.answer if answer else "",
                 _json_cell(list(q.tags)),
                 q.kind,

@@ -12,15 +12,18 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from prep.bank.contents import Bank
 from prep.bank.naming import prompt_key
-from prep.bank.yamlsplice import EditError, apply, items_by, set_entries
+from prep.bank.yamlsplice import Edit, EditError, apply, items_by, mapping_value, replace_items, set_entries
 from prep.errors import Problem, UsageError, display_path
 from prep.exchange.ankinote import NoteError, note_values, text_of
-from prep.exchange.rows import ImportRow, claim_value
+from prep.exchange.rows import ImportRow
 from prep.paths import BankLocation
 
 QUESTION_FIELDS = ("prompt", "key_points", "pitfalls", "tags")
+CLAIM_LISTS = ("key_points", "pitfalls")  # changed item by item: the items that stay keep their text
 
 
 @dataclass
@@ -28,6 +31,7 @@ class Update:
     row: ImportRow
     qid: str
     fields: dict[str, Any] = field(default_factory=dict)  # entries of the question that change
+    was: dict[str, Any] = field(default_factory=dict)  # ... and what they are in the bank
     answer: str | None = None  # the new answer, when it changes
 
     @property
@@ -92,8 +96,8 @@ def _update(row: ImportRow, qid: str, values: dict[str, Any], bank: Bank) -> Upd
     question = bank.questions[qid]
     now = {
         "prompt": question.prompt,
-        "key_points": tuple(claim_value(k) for k in question.key_points),
-        "pitfalls": tuple(claim_value(p) for p in question.pitfalls),
+        "key_points": tuple(k.entry for k in question.key_points),
+        "pitfalls": tuple(p.entry for p in question.pitfalls),
         "tags": question.tags,
     }
     update = Update(row, qid)
@@ -101,6 +105,7 @@ def _update(row: ImportRow, qid: str, values: dict[str, Any], bank: Bank) -> Upd
         new = values[key] if values[key] is not None else now[key]
         if new != now[key]:
             update.fields[key] = new if isinstance(new, str) else (list(new) or None)
+            update.was[key] = now[key]
     if values["answer"] is not None and values["answer"] != bank.answer_text(qid):
         update.answer = values["answer"]
     return update
@@ -111,17 +116,17 @@ def edit_texts(
 ) -> dict[Path, list[tuple[ImportRow, dict[str, Any]]]]:
     """Edit the question and answers files of *updates* in *texts* (read when not there yet);
     the answers that are new, to append (with the row each comes from), by the file they go to."""
-    edits: dict[Path, list[tuple[str, str, str, dict[str, Any]]]] = {}
+    edits: dict[Path, list[tuple[str, str, dict[str, Any], dict[str, Any]]]] = {}
     appends: dict[Path, list[tuple[ImportRow, dict[str, Any]]]] = {}
     for update in updates:
         if update.fields:
             where = bank.question_origin[update.qid].file
-            edits.setdefault(where, []).append(("questions", "id", update.qid, update.fields))
+            edits.setdefault(where, []).append(("questions", update.qid, update.fields, update.was))
         if update.answer is None:
             continue
         origin = bank.answer_origin.get(update.qid)
         if origin is not None:
-            entry = ("answers", "question", update.qid, {"answer": update.answer + "\n"})
+            entry = ("answers", update.qid, {"answer": update.answer + "\n"}, {})
             edits.setdefault(origin.file, []).append(entry)
         else:
             path = location.answers / f"{bank.category_of[update.qid]}.yaml"
@@ -132,12 +137,47 @@ def edit_texts(
         nodes = {key: items_by(text, key, ref) for key, ref in (("questions", "id"), ("answers", "question"))}
         try:
             changes = [
-                e for key, _, qid, values in wanted for e in set_entries(text, nodes[key][qid], values)
+                e
+                for key, qid, values, was in wanted
+                for e in _entry_edits(text, nodes[key][qid], values, was)
             ]
         except EditError as exc:
             raise UsageError(f"{display_path(path)}: {exc.message}") from None
         texts[path] = apply(text, changes)
     return appends
+
+
+def _entry_edits(
+    text: str, node: yaml.MappingNode, values: dict[str, Any], was: dict[str, Any]
+) -> list[Edit]:
+    """set_entries, except that a block list of key points or pitfalls changes only from its
+    first changed item to its last: the items before and after keep their text, comments and
+    style (a taught list written a phrasing a line stays so)."""
+    whole = dict(values)
+    by_item: list[Edit] = []
+    for key in CLAIM_LISTS:
+        seq, old, new = mapping_value(node, key), list(was.get(key) or ()), list(values.get(key) or ())
+        if not (isinstance(seq, yaml.SequenceNode) and not seq.flow_style and old and new):
+            continue
+        if len(seq.value) == len(old):
+            first, last_old, last_new = _changed_span(old, new)
+            by_item.append(replace_items(text, seq, first, last_old, new[first:last_new]))
+            del whole[key]
+    # A new entry goes after the last one, where items appended to the last list also go: of
+    # edits at one place, those applied first end up last.
+    return set_entries(text, node, whole) + by_item
+
+
+def _changed_span(old: list[Any], new: list[Any]) -> tuple[int, int, int]:
+    """Where two lists differ: from their first unequal item to the end of the old and of the
+    new list less their common tail."""
+    first = 0
+    while first < min(len(old), len(new)) and old[first] == new[first]:
+        first += 1
+    tail = 0
+    while tail < min(len(old), len(new)) - first and old[-1 - tail] == new[-1 - tail]:
+        tail += 1
+    return first, len(old) - tail, len(new) - tail
 
 
 def _read(path: Path) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from prep.bank.messages import dotted_path, validation_message
-from prep.bank.schema import Claim, Question
+from prep.bank.schema import Question
 from prep.errors import Problem
 from prep.exchange.ankinote import PrepNote
 
@@ -45,14 +45,6 @@ class ImportFile:
     invalid_ids: frozenset[str] = frozenset()  # ids of the rows with problems
 
 
-def claim_value(claim: Claim) -> str | dict[str, Any]:
-    """A key point or pitfall as the bank writes it: plain text unless it has aliases (or taught
-    phrasings)."""
-    if claim.taught:
-        return {"text": claim.text, "aliases": list(claim.aliases), "taught": list(claim.taught)}
-    return {"text": claim.text, "aliases": list(claim.aliases)} if claim.aliases else claim.text
-
-
 def checked_row(
     display: str,
     line: int,
@@ -78,8 +70,8 @@ def checked_row(
         q.prompt,
         answer.strip(),
         source,
-        tuple(claim_value(k) for k in q.key_points),
-        tuple(claim_value(p) for p in q.pitfalls),
+        tuple(k.entry for k in q.key_points),
+        tuple(p.entry for p in q.pitfalls),
         q.tags,
         q.kind,
         q.difficulty,
