@@ -20,6 +20,7 @@ from prep.bank.schema import Question
 from prep.cli.output import console, echo
 from prep.cli.plain import counted
 from prep.cli.render import KIND_STYLE, difficulty, grade_report, prompt_panel
+from prep.cli.render_star import star_strip
 from prep.grading.grade import Grade
 from prep.rating import Rating
 from prep.review.drill import AnswerInterrupted, Choice
@@ -108,6 +109,8 @@ class ConsoleUI:
             )
         if graded is not None:
             self.out.print(grade_report(graded))
+            if graded.structure is not None:
+                self.out.print(star_strip(graded.structure, target, spoken_seconds(answer)))
         else:
             self._reveal(question)
         if stored:

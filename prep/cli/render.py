@@ -14,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from prep.cli.plain import counted
+from prep.cli.render_star import star_summary
 
 if TYPE_CHECKING:
     from prep.bank.contents import Bank
@@ -332,10 +333,12 @@ def summary_table(summary, *, detailed: bool = False, width: int = 100) -> Group
         parts.append(table)
         # What to go over afterwards: the key points each answer missed, and any wrong claim.
         for r in summary.results:
-            if r.grade is None or not (r.grade.missed or r.grade.pitfalls):
+            if r.grade is None or not (r.grade.missed or r.grade.pitfalls or r.grade.structure):
                 continue
             parts.append(Text(r.question_id, style="bold"))
             parts += _report_points(r.grade)
+            if r.grade.structure is not None:
+                parts.append(Text("  ") + star_summary(r.grade.structure))
         kept = [r.question_id for r in summary.results if r.grade and r.grade.verdict == "unsure"]
         if summary.recorded and kept:
             parts.append(

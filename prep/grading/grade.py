@@ -26,6 +26,7 @@ from prep.grading.matcher import PointResult
 from prep.grading.mistakes import Mistakes, find_mistakes, wrong_claims
 from prep.grading.refuting import RefutingMatcher
 from prep.grading.settings import DEFAULT_SETTINGS, Settings
+from prep.grading.star import Structure, analyse, capped
 from prep.grading.subjects import subjects
 from prep.grading.verdict import Verdict, judge, judge_ticks
 from prep.rating import Rating
@@ -53,9 +54,15 @@ class Grade:
     # key points have fewer phrasings than the bundled bank's (see verdict.phrasing_scale).
     pass_at: int = 70
     partial_at: int = 35
+    # The STAR structure of the attempt, for behavioral questions only (star.py).
+    structure: Structure | None = None
 
     def to_dict(self) -> dict:
-        return {**asdict(self), "rating": None if self.rating is None else str(self.rating)}
+        data = {**asdict(self), "rating": None if self.rating is None else str(self.rating)}
+        data.pop("structure")
+        if self.structure is not None:
+            data["structure"] = self.structure.to_dict()
+        return data
 
 
 def grade(
@@ -100,9 +107,18 @@ def grade(
     fast = elapsed_seconds is not None and elapsed_seconds <= question.target_seconds
     on_topic = _on_topic(matcher, claims, settings)
     judged = judge(claims, credits, found, bool(notes), mode, settings, fast, on_topic)
-    return _graded(
+    graded = _graded(
         results, credits, found, mistakes, judged, mode, notes, len(matcher.tokens), elapsed_seconds
     )
+    return with_structure(question, attempt, graded)
+
+
+def with_structure(question: Question, attempt: str, graded: Grade) -> Grade:
+    """A behavioral answer's grade with its STAR structure; a weak one suggests Hard at best."""
+    if question.kind != "behavioral":
+        return graded
+    structure = analyse(attempt)
+    return replace(graded, structure=structure, rating=capped(graded.rating, structure))
 
 
 def _graded(results, credits, found, mistakes: Mistakes, judged, mode, notes, words, elapsed) -> Grade:  # type: ignore[no-untyped-def]
@@ -167,7 +183,7 @@ def from_ticks(
         graded,
         score=round(share),
         verdict=verdict,
-        rating=rating,
+        rating=rating if graded.structure is None else capped(rating, graded.structure),
         unknown=(),
         matched=tuple(r for n, r in enumerate(results, 1) if n in ticked),
         missed=tuple(r for n, r in enumerate(results, 1) if n not in ticked),

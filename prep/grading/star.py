@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from prep.grading.starcues import Cues, quantified, read_cues
+from prep.rating import Rating
 
 Part = Literal["situation", "task", "action", "result", "other"]
 Verdict = Literal["strong", "adequate", "weak"]
@@ -179,3 +180,12 @@ def analyse(answer: str) -> Structure:
     present = {part: any(s.part == part for s in sentences) for part in PARTS}
     flags = find_flags(sentences, cues)
     return Structure(tuple(sentences), present, flags, verdict_of(present, flags))
+
+
+def capped(rating: Rating | None, structure: Structure) -> Rating | None:
+    """The rating to suggest for an answer of this structure: a weak story (hypothetical, no
+    result or no action) is Hard at best, however many key points it names. No suggestion
+    stays none."""
+    if rating is None or structure.verdict != "weak":
+        return rating
+    return min(rating, Rating.HARD)

@@ -120,10 +120,18 @@ class Summary:
                     "score": r.grade.score if r.grade else None,
                     "verdict": r.grade.verdict if r.grade else None,
                     "elapsed": r.elapsed,
+                    **_structure(r),
                 }
                 for r in self.results
             ],
         }
+
+
+def _structure(result: Result) -> dict:
+    """A behavioral answer's STAR structure, for the summary's JSON (other answers have none)."""
+    if result.grade is None or result.grade.structure is None:
+        return {}
+    return {"structure": result.grade.structure.to_dict()}
 
 
 def _passed(result: Result) -> bool:

@@ -1,0 +1,124 @@
+"""Behavioral answers coached like an interviewer would: `prep grade --json` reports their STAR
+structure, a weak story is suggested Hard at best, the drill shows the STAR strip under the grade
+and the mock interview report the structure of each behavioral answer."""
+
+from __future__ import annotations
+
+import json
+
+from prep.grading.grade import from_ticks, grade
+from prep.grading.star import analyse, capped
+from prep.rating import Rating
+
+from .support import write, write_bank
+
+CONFLICT_YAML = """\
+category: stories
+title: Stories
+questions:
+  - id: slow-operator
+    prompt: Tell me about a disagreement with a researcher over a slow custom operator.
+    kind: behavioral
+    target_seconds: 120
+    key_points:
+      - text: profile the custom operator against a standard one
+        aliases: [benchmark their operator against the built-in kernel]
+      - text: present the measured cost rather than refusing
+        aliases: [show the numbers instead of saying no]
+"""
+# Says both key points, as a story that happened, with a number in its result.
+STORY = (
+    "Last year a researcher on my team insisted on a custom attention operator. "
+    "My job was to get the model running on 64 GPUs. "
+    "I profiled the custom operator against a standard one on real shapes. "
+    "I presented the measured cost rather than refusing: it took 30% of each step. "
+    "As a result we rewrote it as a fused kernel and training ran 25% faster."
+)
+# Says the same key points as what the speaker would do: hypothetical, so weak.
+WOULD = (
+    "I would profile the custom operator against a standard one. "
+    "Then I would present the measured cost rather than refusing. "
+    "We could find a way that keeps the research goal."
+)
+
+
+def behavioral_bank(tmp_path):
+    root = write_bank(tmp_path / "bank")
+    write(root / "questions" / "stories.yaml", CONFLICT_YAML)
+    return root
+
+
+def test_grade_json_adds_the_structure_of_a_behavioral_answer(run, tmp_path):
+    bank = behavioral_bank(tmp_path)
+    result = run("grade", "slow-operator", "-a", STORY, "--json", bank=bank)
+    assert result.exit_code == 0, result.output
+    structure = json.loads(result.output)["structure"]
+    assert set(structure) == {"parts", "sentences", "flags", "verdict"}
+    assert structure["parts"] == {"situation": True, "task": True, "action": True, "result": True}
+    assert [s["part"] for s in structure["sentences"]] == ["situation", "task", "action", "action", "result"]
+    assert set(structure["sentences"][0]) == {"text", "part"}
+    assert structure["sentences"][0]["text"] == STORY.split(". ")[0] + "."
+    assert structure["flags"] == [] and structure["verdict"] == "strong"
+    # Not for a technical question.
+    technical = run("grade", "dp-vs-mp", "-a", "each GPU holds a full replica of the model", "--json")
+    assert "structure" not in json.loads(technical.output)
+
+
+def test_a_weak_story_is_suggested_hard_at_best(tmp_path):
+    from prep.bank.load import load_bank
+    from prep.paths import BankLocation
+
+    question = load_bank(BankLocation(behavioral_bank(tmp_path), "option")).question("slow-operator")
+    told = grade(question, None, STORY)
+    assert told.verdict == "pass" and told.rating == Rating.GOOD and told.structure.verdict == "strong"
+    imagined = grade(question, None, WOULD)
+    assert imagined.verdict == "pass"  # the key points are there...
+    assert imagined.structure.verdict == "weak" and "hypothetical" in imagined.structure.flags
+    assert imagined.rating == Rating.HARD  # ...but a weak story is Hard at best
+    # The user's own ticks do not lift the cap: the structure is still what it is.
+    assert from_ticks(question, imagined, {1, 2}).rating == Rating.HARD
+    assert from_ticks(question, told, {1, 2}).rating == Rating.GOOD
+
+
+def test_the_cap_lowers_only_and_never_makes_a_suggestion():
+    weak, strong = analyse(WOULD), analyse(STORY)
+    assert capped(None, weak) is None  # "unsure": no suggestion stays none
+    assert capped(Rating.EASY, weak) == Rating.HARD
+    assert capped(Rating.AGAIN, weak) == Rating.AGAIN
+    assert capped(Rating.EASY, strong) == Rating.EASY
+
+
+def test_the_drill_shows_the_star_strip_under_the_grade(run, tmp_path):
+    bank = behavioral_bank(tmp_path)
+    answer = "Last year our pipeline broke. I fixed the loader. Things got better."
+    result = run("drill", "-c", "stories", input=f"{answer}\n\n\n", bank=bank)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert out.index("/100") < out.index("STAR") < out.index("Rate:")  # under the key-point grade
+    strip = out[out.index("STAR") : out.index("Rate:")]
+    assert "✓ situation" in strip and "✗ task" in strip and "✓ action" in strip and "✓ result" in strip
+    assert "your result has no number: how much faster, how many, by when?" in strip
+    assert "about 5s spoken, target 120s: short" in strip
+    # A technical question has no strip.
+    technical = run("drill", "-c", "parallelism", "--limit", "1", input="a full replica on each GPU\n\n\n")
+    assert "STAR" not in technical.output
+
+
+def test_a_weak_story_in_a_drill_says_why_the_suggestion_is_hard(run, tmp_path):
+    bank = behavioral_bank(tmp_path)
+    result = run("drill", "-c", "stories", input=f"{WOULD}\n\n\n", bank=bank)
+    assert "what you would do, not what you did: tell a time it really happened" in result.output
+    assert "a weak story is suggested Hard at best" in result.output
+    assert "(Enter = hard)" in result.output
+
+
+def test_the_mock_report_lists_the_structure_of_each_behavioral_answer(run, tmp_path):
+    bank = behavioral_bank(tmp_path)
+    result = run("drill", "--mode", "mock", "-c", "stories", input=f"{WOULD}\n\n", bank=bank)
+    assert result.exit_code == 0, result.output
+    report = result.output[result.output.index("Mock interview report") :]
+    line = next(x for x in report.splitlines() if "STAR" in x)
+    assert "✗ task" in line and "weak" in line and "hypothetical" in line
+    summary = run("drill", "--mode", "mock", "-c", "stories", "--json", input=f"{STORY}\n\n", bank=bank)
+    (row,) = json.loads(summary.stdout)["results"]
+    assert row["structure"]["verdict"] == "strong"
