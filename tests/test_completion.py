@@ -80,7 +80,7 @@ def test_bash_completes_follow_up_ids_of_add(bank_dir):
 
 
 def test_bash_completes_command_names_and_options(bank_dir):
-    assert bash_complete(bank_dir, "s") == ["show", "search", "stats", "state"]
+    assert bash_complete(bank_dir, "s") == ["show", "search", "stories", "stats", "state"]
     assert "--category" in bash_complete(bank_dir, "list", "--c")
 
 

@@ -21,7 +21,7 @@ from prep import __version__
 from prep.paths import BankLocation, cache_dir
 
 # Bump when what is stored changes shape; a mismatch empties the cache.
-CACHE_FORMAT = f"6/{__version__}"
+CACHE_FORMAT = f"7/{__version__}"
 _TAG_SEPARATOR = "\x1f"  # a control character no tag uses; cheaper than JSON per row
 
 

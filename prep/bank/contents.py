@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from prep.bank.schema import Answer, Question
+from prep.bank.schema import Answer, Question, Story
 from prep.errors import NotFound
 from prep.paths import BankLocation
 from prep.suggest import did_you_mean
@@ -38,6 +38,8 @@ class Bank:
     answers: dict[str, Answer] = field(default_factory=dict)
     question_origin: dict[str, Origin] = field(default_factory=dict)
     answer_origin: dict[str, Origin] = field(default_factory=dict)
+    stories: dict[str, Story] = field(default_factory=dict)  # in file order
+    story_origin: dict[str, Origin] = field(default_factory=dict)
 
     def question(self, question_id: str) -> Question:
         try:
@@ -51,6 +53,20 @@ class Bank:
     def answer_text(self, question_id: str) -> str | None:
         answer = self.answers.get(question_id)
         return answer.answer if answer else None
+
+    def story(self, story_id: str) -> Story:
+        try:
+            return self.stories[story_id]
+        except KeyError:
+            raise NotFound(
+                f"no story with id {story_id!r}",
+                hint=did_you_mean(story_id, self.stories) or "see `prep stories`",
+            ) from None
+
+    def stories_of(self, question_id: str) -> tuple[str, ...]:
+        """The ids of the stories the question's prepared answer is built from."""
+        answer = self.answers.get(question_id)
+        return answer.stories if answer else ()
 
     def category(self, question_id: str) -> Category:
         return self.categories[self.category_of[question_id]]

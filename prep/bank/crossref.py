@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from prep.bank.contents import Bank, Category, Origin
-from prep.bank.schema import Answer, Question
+from prep.bank.schema import Answer, Question, Story
 from prep.bank.yamlsource import Document
 from prep.errors import Problem, display_path
 from prep.suggest import did_you_mean, hint_suffix
@@ -173,4 +173,44 @@ def check_former_ids(
                     claimed.setdefault(old, (question.id, f"{doc.file}:{doc.locate(where)[0]}"))
                     continue
                 problems.append(doc.problem(where, message, dotted))
+    return problems
+
+
+def add_stories(
+    bank: Bank, stories: list[list[Any]], path: Path, doc: Document, problems: list[Problem]
+) -> None:
+    """The valid stories of an answers file (as [index, fields]); an id already taken is an error."""
+    for index, fields in stories:
+        story = Story.model_validate(fields)
+        if story.id in bank.stories:
+            first = bank.story_origin[story.id]
+            where = f"{display_path(first.file)}:{first.line}"
+            problems.append(
+                doc.problem(
+                    ("stories", index, "id"),
+                    f"duplicate story id {story.id!r} (first defined at {where})",
+                    f"stories[{index}].id",
+                )
+            )
+            continue
+        bank.stories[story.id] = story
+        bank.story_origin[story.id] = Origin(path, doc.locate(("stories", index))[0])
+
+
+def check_story_references(
+    answer_files: list[tuple[Document, list[tuple[int, Answer]]]], known_stories: set[str]
+) -> list[Problem]:
+    """Each story an answer names is defined in one of the answers files, and named once."""
+    problems = []
+    for doc, items in answer_files:
+        for index, answer in items:
+            for si, story_id in enumerate(answer.stories):
+                where = ("answers", index, "stories", si)
+                dotted = f"answers[{index}].stories[{si}]"
+                if story_id not in known_stories:
+                    hint = did_you_mean(story_id, known_stories)
+                    message = f"no story with id {story_id!r}{hint_suffix(hint)}"
+                    problems.append(doc.problem(where, message, dotted))
+                elif story_id in answer.stories[:si]:
+                    problems.append(doc.problem(where, f"story {story_id!r} is named twice", dotted))
     return problems

@@ -92,6 +92,7 @@ class Report:
             "categories": len(self.bank.categories),
             "questions": len(self.bank.questions),
             "answers": len(self.bank.answers),
+            "stories": len(self.bank.stories),
             "problems": [p.to_dict() for p in self.problems],
             "warnings": [w.to_dict() for w in self.warnings],
         }
@@ -114,6 +115,7 @@ def validate(location: BankLocation) -> Report:
             )
         )
     warnings += single_phrasing_warnings(bank)
+    warnings += story_warnings(bank)
     for folder in (location.questions, location.answers):
         # A folder named like a YAML file is already an error of its own ("is a directory").
         for nested in (
@@ -155,6 +157,26 @@ def single_phrasing_warnings(bank: Bank) -> list[Problem]:
                 f"{qid}: {which} graded on one phrasing; add aliases or teach it from a drill (`t`)",
             )
         )
+    return found
+
+
+def story_warnings(bank: Bank) -> list[Problem]:
+    """Stories named in the answer to a question that is not behavioral: `prep stories` counts
+    coverage of behavioral questions only, and the drill analyses only their structure."""
+    found = []
+    for qid, answer in bank.answers.items():
+        kind = bank.questions[qid].kind if qid in bank.questions else "behavioral"  # in a broken file
+        if answer.stories and kind != "behavioral":
+            origin = bank.answer_origin[qid]
+            found.append(
+                Problem(
+                    display_path(origin.file),
+                    origin.line,
+                    1,
+                    f"{qid}: the answer names stories, but it is a {kind} question (stories are for "
+                    "behavioral ones)",
+                )
+            )
     return found
 
 

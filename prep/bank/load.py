@@ -18,9 +18,11 @@ from prep.bank.contents import Bank
 from prep.bank.crossref import (
     add_answers,
     add_category,
+    add_stories,
     check_follow_ups,
     check_former_ids,
     check_invalid_items,
+    check_story_references,
 )
 from prep.bank.messages import validate_file
 from prep.bank.schema import Answer, AnswersFile, CategoryFile, Question
@@ -92,10 +94,18 @@ def _check_bank(
             question_files.append((doc, items))
         invalid += _invalid_items(doc, {i for i, _ in items})
 
+    answer_files: list[tuple[Document, list[tuple[int, Answer]]]] = []
+    known_stories: set[str] = set()  # story ids seen even in invalid files, as for questions
     for path in answer_paths:
-        doc, header, items, _ = _load_valid(path, AnswersFile, overrides, cache, problems, read_limit)
+        doc, header, items, raw_ids = _load_valid(path, AnswersFile, overrides, cache, problems, read_limit)
+        known_stories.update(raw_ids)
+        if doc.data is None:
+            known_stories.update(_ids_in_text(overrides.get(path), path))
         add_answers(bank, items, path, doc, known_ids, problems)
+        add_stories(bank, header["stories"] if header else [], path, doc, problems)
+        answer_files.append((doc, items))
 
+    problems += check_story_references(answer_files, known_stories)
     problems += check_follow_ups(question_files, known_ids)
     problems += check_former_ids(question_files, known_ids)
     problems += check_invalid_items(bank, invalid, known_ids)
@@ -114,15 +124,19 @@ def _open_cache(location: BankLocation):  # type: ignore[no-untyped-def]
 
 def _kept_positions(doc: Document, list_key: str, count: int) -> list[list[Any]]:
     """The positions a cached file must keep: for cross-file errors and editor lines."""
-    wanted: list[PathKey] = [("category",), (list_key,)]
+    wanted: list[PathKey] = [("category",), (list_key,), ("stories",)]
     field = "id" if list_key == "questions" else "question"
     for i in range(count):
         wanted += [(list_key, i), (list_key, i, field)]
-        for name in ("follow_ups", "formerly"):
+        for name in ("follow_ups", "formerly", "stories"):
             j = 0
             while (list_key, i, name, j) in doc.positions:
                 wanted.append((list_key, i, name, j))
                 j += 1
+    i = 0
+    while ("stories", i) in doc.positions:  # an answers file's stories: where each is defined
+        wanted += [("stories", i), ("stories", i, "id")]
+        i += 1
     return [[list(k), *doc.positions[k]] for k in wanted if k in doc.positions]
 
 
@@ -159,8 +173,7 @@ def _load_valid(
             if payload is not None:
                 doc = Document(display, positions={tuple(k): (l, c) for k, l, c in payload["positions"]})
                 items = [(i, item_model.model_validate(d)) for i, d in payload["items"]]
-                ids = [q.id for _, q in items] if model is CategoryFile else []
-                return doc, payload["header"], items, ids
+                return doc, payload["header"], items, _cached_ids(model, items, payload["header"])
             read()
         doc = load_file(path, display, raw, read_limit)
     if doc.empty and model is not CategoryFile:
@@ -169,7 +182,7 @@ def _load_valid(
     problems += doc.problems
     before = len(problems)
     header, items = validate_file(doc, model, problems)
-    raw_ids = list(_raw_ids(doc.data))
+    raw_ids = list(_raw_ids(doc.data, "questions" if model is CategoryFile else "stories"))
     if (
         cache is not None
         and raw is not None
@@ -180,7 +193,7 @@ def _load_valid(
         from prep.bank.cache import IndexRow
 
         list_key = "questions" if model is CategoryFile else "answers"
-        raw_items = doc.data[list_key] or []
+        raw_items = doc.data.get(list_key) or []
         payload = {  # the file's own (valid) values: re-validated on load, so never trusted blindly
             "header": header,
             "items": [(i, raw_items[i]) for i, _ in items],
@@ -193,6 +206,13 @@ def _load_valid(
         )
         cache.put(path, raw, payload, index)
     return doc, header, items, raw_ids
+
+
+def _cached_ids(model: type[BaseModel], items: list[tuple[int, Any]], header: dict[str, Any]) -> list[str]:
+    """The ids a cached file defines: its questions', or an answers file's stories'."""
+    if model is CategoryFile:
+        return [q.id for _, q in items]
+    return [story["id"] for _, story in header["stories"]]
 
 
 _ID_LINE = re.compile(r"^[ \t-]*id:[ \t]*[\"']?([a-z0-9]+(?:-[a-z0-9]+)*)[\"']?[ \t]*(?:#.*)?$", re.MULTILINE)
@@ -209,9 +229,10 @@ def _ids_in_text(text: str | None, path: Path) -> set[str]:
     return set(_ID_LINE.findall(text))
 
 
-def _raw_ids(data: Any) -> Iterable[str]:
-    if isinstance(data, dict) and isinstance(data.get("questions"), list):
-        for item in data["questions"]:
+def _raw_ids(data: Any, list_key: str) -> Iterable[str]:
+    """The ids of the questions (or stories) of a file, valid or not."""
+    if isinstance(data, dict) and isinstance(data.get(list_key), list):
+        for item in data[list_key]:
             if isinstance(item, dict) and isinstance(item.get("id"), str):
                 yield item["id"]
 

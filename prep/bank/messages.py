@@ -36,6 +36,9 @@ def validate_file(
     list_key = "questions" if model is CategoryFile else "answers"
     try:
         parsed = model.model_validate(doc.data)
+        if model is AnswersFile:  # the stories of the file, with their index (see _valid_stories)
+            stories = [[i, s.model_dump(exclude_defaults=True)] for i, s in enumerate(parsed.stories)]
+            return {"stories": stories}, list(enumerate(parsed.answers))
         header = parsed.model_dump(exclude={list_key})
         return header, list(enumerate(getattr(parsed, list_key)))
     except ValidationError as exc:
@@ -50,11 +53,27 @@ def validate_file(
             items.append((index, item_model.model_validate(item)))
         except ValidationError:
             pass  # already reported above
+    if model is AnswersFile:
+        return {"stories": _valid_stories(doc.data.get("stories"))}, items
     category = doc.data.get("category")
     header = {"category": category, "title": doc.data.get("title")} if isinstance(category, str) else None
-    if model is CategoryFile and header is None:
+    if header is None:
         return None, []
     return header, items
+
+
+def _valid_stories(raw: Any) -> list[list[Any]]:
+    """The stories of an answers file that validate, as [index, fields]: an answers file with a
+    problem elsewhere still has them, so that answers naming them are not errors too."""
+    from prep.bank.schema import Story
+
+    found = []
+    for index, item in enumerate(raw if isinstance(raw, list) else []):
+        try:
+            found.append([index, Story.model_validate(item).model_dump(exclude_defaults=True)])
+        except ValidationError:
+            pass  # already reported
+    return found
 
 
 def dotted_path(loc: PathKey) -> str:

@@ -92,12 +92,28 @@ class Answer(_Strict):
     answer: Text
     # "own": the candidate's prepared answer; "model": a reference answer written for study.
     source: Literal["own", "model"] = "own"
+    # The ids of the stories (in any answers file) this answer is built from.
+    stories: tuple[Id, ...] = ()
+
+
+class Story(_Strict):
+    """One of the candidate's own stories, told in its STAR parts, reused across behavioral
+    questions; *metrics* are the numbers it can quote ("40% cheaper", "two weeks lost")."""
+
+    id: Id
+    title: Text
+    situation: Text
+    task: Text
+    action: Text
+    result: Text
+    metrics: tuple[Text, ...] = ()
 
 
 class AnswersFile(_Strict):
     """answers/<any>.yaml"""
 
     answers: tuple[Answer, ...] = ()
+    stories: tuple[Story, ...] = ()
 
 
 def content_hash(question: Question) -> str:

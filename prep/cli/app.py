@@ -67,6 +67,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "Add a question: asks for each field, or takes them all as options for scripts.",
     ),
     "answer": ("answer", "answer", "Write or replace your own prepared answer to a question."),
+    "stories": (
+        "stories",
+        "stories",
+        "List your stories with the questions each covers, and the behavioral questions none covers yet.",
+    ),
     "teach": (
         "teach",
         "teach",

@@ -1,5 +1,6 @@
 """Plain text in and out, shared by every command: text from standard input, whether a person
-is at the terminal, counted nouns for messages, and what a change to the bank reports."""
+is at the terminal, counted nouns for messages, what a change to the bank reports, and a list
+typed line by line."""
 
 from __future__ import annotations
 
@@ -43,3 +44,16 @@ def report_change(change, as_json: bool, message: str) -> None:  # type: ignore[
         emit_json(change.to_dict())
     else:
         echo(message)
+
+
+def ask_list(label: str, finish: str = "finish") -> list[str]:
+    """Lines typed at a prompt until an empty one."""
+    import typer
+
+    echo(f"{label} (one per line, empty line to {finish}):")
+    items = []
+    while True:
+        line = typer.prompt("", default="", show_default=False, prompt_suffix="  > ")
+        if not line.strip():
+            return items
+        items.append(line.strip())

@@ -113,6 +113,13 @@ def question_detail(
         label = "Your answer" if answer.source == "own" else "Model answer"
         parts.append(Text(f"\n{label}", style="bold underline"))
         parts.append(Panel(Text(answer.answer), box=box.ROUNDED, border_style="blue"))
+    named = [bank.stories[i] for i in bank.stories_of(question.id) if i in bank.stories]
+    if named:
+        parts.append(Text("\nStories", style="bold underline"))
+        grid = marked_lines()
+        for story in named:
+            grid.add_row(Text("  ★ "), Text(f"{story.id}: ", style="bold") + Text(story.title))
+        parts.append(grid)
     if question.follow_ups:
         parts.append(Text("\nFollow-ups", style="bold underline"))
         grid = marked_lines()
@@ -158,6 +165,7 @@ def validation_report(report: Report) -> list[Text]:
     counts = (
         f"{counted(len(bank.questions), 'question')} in {counted(len(bank.categories), 'category')}, "
         f"{counted(len(bank.answers), 'answer')}"
+        + (f", {counted(len(bank.stories), 'story', 'stories')}" if bank.stories else "")
     )
     if report.ok:
         lines.append(Text.assemble(("✓ ", "green bold"), f"bank is valid: {counts} — {where}"))

@@ -13,7 +13,7 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from prep.bank.contents import Bank
-from prep.bank.schema import Question
+from prep.bank.schema import Question, Story
 from prep.review.plan import recall_on_day
 from prep.review.queue import weakest_first
 
@@ -146,6 +146,9 @@ def cram_sheet(
     for category_id, items in groups.items():
         out.append(f"- [{md_inline(bank.categories[category_id].title)}](#{_category_anchor(category_id)})")
         out += [f"  - [{md_inline(q.prompt)}](#{anchor(q.id)})" for q in items]
+    stories = _sheet_stories(bank, main, options)
+    if stories:
+        out.append("- [Your stories](#your-stories)")
     if asks:
         out.append("- [Questions to ask](#questions-to-ask)")
     out.append("")
@@ -154,6 +157,7 @@ def cram_sheet(
         out += [f'<a id="{_category_anchor(category_id)}"></a>', "", f"## {md_inline(category.title)}", ""]
         for q in items:
             out += _question_block(bank, q, options, on_sheet)
+    out += _story_section(stories)
     if asks:
         out += ['<a id="questions-to-ask"></a>', "", "## Questions to ask", ""]
         for q in asks:
@@ -179,12 +183,44 @@ def _question_block(bank: Bank, q: Question, options: CramOptions, on_sheet: set
         # Each line of the answer its own paragraph: markdown would run "> a" and "> b" together.
         lines = [line for line in md_text(answer).splitlines() if line.strip()]
         out += [part for i, line in enumerate(lines) for part in ([">"] if i else []) + ["> " + line]] + [""]
+    named = [bank.stories[i] for i in bank.stories_of(q.id) if i in bank.stories]
+    if named:
+        out += ["Stories: " + "; ".join(f"[{md_inline(s.title)}](#{story_anchor(s.id)})" for s in named), ""]
     if q.follow_ups:
         out += ["Follow-ups: " + "; ".join(_follow_up(bank, f, on_sheet) for f in q.follow_ups), ""]
     if q.pitfalls:
         out += ["**Don't say:**", ""] + [f"- {md_inline(p.text)}" for p in q.pitfalls] + [""]
     if q.notes:
         out += [f"**Notes:** {md_inline(q.notes)}", ""]
+    return out
+
+
+def story_anchor(story_id: str) -> str:
+    return f"story-{story_id}"
+
+
+def _sheet_stories(bank: Bank, questions: Sequence[Question], options: CramOptions) -> list[Story]:
+    """Every story, when the sheet has a behavioral question to tell them for (and answers)."""
+    if options.questions_only or not any(q.kind == "behavioral" for q in questions):
+        return []
+    return list(bank.stories.values())
+
+
+def _story_section(stories: Sequence[Story]) -> list[str]:
+    """Each story in four lines, one per STAR part, its numbers after the result."""
+    if not stories:
+        return []
+    out = ['<a id="your-stories"></a>', "", "## Your stories", ""]
+    for story in stories:
+        numbers = f" ({'; '.join(story.metrics)})" if story.metrics else ""
+        out += [f'<a id="{story_anchor(story.id)}"></a>', "", f"### {md_inline(story.title)}", ""]
+        out += [
+            f"- **Situation:** {md_inline(story.situation)}",
+            f"- **Task:** {md_inline(story.task)}",
+            f"- **Action:** {md_inline(story.action)}",
+            f"- **Result:** {md_inline(story.result)}{md_inline(numbers)}",
+            "",
+        ]
     return out
 
 

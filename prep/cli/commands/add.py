@@ -75,7 +75,35 @@ FollowUps = Annotated[
 QuestionId = Annotated[
     str | None, option("--id", metavar="ID", help="Id to use instead of one made from the prompt.")
 ]
-CategoryTitle = Annotated[str | None, option("--title", metavar="TEXT", help="Title of a new category.")]
+CategoryTitle = Annotated[
+    str | None, option("--title", metavar="TEXT", help="Title of a new category (with --story: the story's).")
+]
+StoryFlag = Annotated[
+    bool,
+    typer.Option(
+        "--story",
+        help="Add a story to your story bank instead of a question: --title, --situation, --task, "
+        "--action, --result, --metric and --for (asked for on a terminal).",
+    ),
+]
+Situation = Annotated[str | None, option("--situation", metavar="TEXT", help="The story's situation.")]
+Task = Annotated[str | None, option("--task", metavar="TEXT", help="The story's task: what was yours to do.")]
+Action = Annotated[str | None, option("--action", metavar="TEXT", help="What you did, in the story.")]
+Result = Annotated[str | None, option("--result", metavar="TEXT", help="What came of it, with a number.")]
+Metrics = Annotated[
+    list[str] | None,
+    option("--metric", metavar="TEXT", help="A number the story can quote, e.g. '40% cheaper' (repeatable)."),
+]
+Covers = Annotated[
+    list[str] | None,
+    option(
+        "--for",
+        metavar="ID",
+        help="A question whose prepared answer the story fits: its id is added to that answer's "
+        "stories (repeatable).",
+        autocompletion=question_ids,
+    ),
+]
 
 
 # The option of `prep add` that gives each field of a question.
@@ -116,6 +144,13 @@ def add(
     alias: Aliases = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print what was written as JSON.")] = False,
     old_key_point: OldKeyPoints = None,
+    story: StoryFlag = False,
+    situation: Situation = None,
+    task: Task = None,
+    action: Action = None,
+    result: Result = None,
+    metric: Metrics = None,
+    covers: Covers = None,
 ) -> None:
     """Add a question: asks for each field, or takes them all as options for scripts.
 
@@ -126,7 +161,12 @@ def add(
     stays as it was, and the whole bank is validated before anything is written.
     """
     from prep.bank import authoring
+    from prep.cli.story_form import add_story
 
+    parts = {"situation": situation, "task": task, "action": action, "result": result}
+    if story or metric or covers or any(v is not None for v in parts.values()):
+        _refuse_question_options(story, category, prompt, key_point or old_key_point, pitfall, tag, follow_up)
+        return add_story(ctx.obj, question_id, title, parts, metric or [], covers or [], as_json=as_json)
     if old_key_point:
         echo(_OLD_K_NOTE, err=True)
         key_point = [*(key_point or []), *old_key_point]
@@ -160,6 +200,17 @@ def add(
         )
 
 
+def _refuse_question_options(story: bool, *given_for_questions) -> None:  # type: ignore[no-untyped-def]
+    """--story and the story options go together, and apart from the options of a question."""
+    if not story:
+        raise UsageError("--situation, --task, --action, --result, --metric and --for go with --story")
+    if any(given_for_questions):
+        raise UsageError(
+            "--story adds a story: --category, --prompt, --key-point, --pitfall, --tag and --follow-up "
+            "are for questions"
+        )
+
+
 def _fill_in(draft: _Draft, bank, *, interactive: bool) -> None:  # type: ignore[no-untyped-def]
     """Ask for what the options left out, on a terminal; without one, say which option is missing.
     What the bank would refuse is asked again at once, so nothing typed is lost to it later."""
@@ -177,7 +228,7 @@ def _fill_in(draft: _Draft, bank, *, interactive: bool) -> None:  # type: ignore
         draft.prompt = _ask_until("Prompt", lambda text: _new_prompt(bank, text))
     if draft.key_points is None and interactive:
         draft.key_points = _ask_key_points()
-        draft.pitfalls = draft.pitfalls or _ask_list("Pitfalls: known wrong claims")
+        draft.pitfalls = draft.pitfalls or plain.ask_list("Pitfalls: known wrong claims")
         draft.tags = draft.tags or [
             t.strip() for t in _ask("Tags (comma-separated)", "").split(",") if t.strip()
         ]
@@ -216,7 +267,7 @@ def _ask_key_points() -> list[str]:
         text = typer.prompt(f"  {len(points) + 1}", default="", show_default=False, prompt_suffix=". ")
         if not text.strip():
             return points
-        aliases = _ask_list("     Other ways to say it, as you would in an answer", finish="go on")
+        aliases = plain.ask_list("     Other ways to say it, as you would in an answer", finish="go on")
         points.append(" | ".join([text.strip(), *aliases]))
 
 
@@ -276,16 +327,6 @@ def _complete(text: str, choices: list[str]) -> str:
 
 def _ask(label: str, default: str | None = None) -> str:
     return typer.prompt(label, default=default, show_default=default is not None)
-
-
-def _ask_list(label: str, finish: str = "finish") -> list[str]:
-    echo(f"{label} (one per line, empty line to {finish}):")
-    items = []
-    while True:
-        line = typer.prompt("", default="", show_default=False, prompt_suffix="  > ")
-        if not line.strip():
-            return items
-        items.append(line.strip())
 
 
 def _ask_valid(label: str, default, parse):  # type: ignore[no-untyped-def]

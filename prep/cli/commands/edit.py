@@ -14,12 +14,17 @@ from prep.errors import EXIT_INVALID_BANK, UsageError, display_path
 
 def edit(
     ctx: typer.Context,
-    question_id: Annotated[str, question_argument("The question to edit.")],
+    question_id: Annotated[str, question_argument("The question (or, with --story, the story) to edit.")],
     edit_answer: Annotated[
         bool, typer.Option("--answer", help="Edit the question's answer instead.")
     ] = False,
+    edit_story: Annotated[
+        bool, typer.Option("--story", help="ID is a story of your story bank (see `prep stories`).")
+    ] = False,
 ) -> None:
     """Open the question (or its answer) in $VISUAL/$EDITOR at its line, then re-validate.
+
+    With --story, the same for a story of your story bank.
 
     If the bank has problems after saving you choose: edit again (the default), revert to what
     the file was, or keep it anyway (exit 2). Ctrl-C or end of input there reverts (exit 130).
@@ -32,11 +37,17 @@ def edit(
     location = app.writable_bank_location()
     # Not app.bank(): edit is how a bank with problems gets fixed, so it must open one.
     bank, problems = check_bank(location)
-    origins = bank.answer_origin if edit_answer else bank.question_origin
+    if edit_answer and edit_story:
+        raise UsageError("--answer edits a question's answer, --story a story: give one of them")
+    origins = bank.story_origin if edit_story else bank.answer_origin if edit_answer else bank.question_origin
     origin = origins.get(question_id) or (
-        _find_by_id(location, question_id, edit_answer) if problems else None
+        _find_by_id(location, question_id, "story" if edit_story else "answer" if edit_answer else "question")
+        if problems
+        else None
     )
     if origin is None:
+        if edit_story:
+            bank.story(question_id)  # raises NotFound with a did-you-mean
         if question_id in bank.questions:
             raise UsageError(
                 f"{question_id!r} has no answer yet", hint=f"write one with `prep answer {question_id}`"
@@ -95,17 +106,17 @@ def _edit_again(path: Path, original: bytes, edited: str) -> bool:
     return True
 
 
-def _find_by_id(location, question_id: str, in_answers: bool):  # type: ignore[no-untyped-def]
-    """Where a question (or its answer) is written, found in the text: for a file that does not
-    load, so it has no place in the bank."""
+def _find_by_id(location, question_id: str, what: str):  # type: ignore[no-untyped-def]
+    """Where a question, an answer or a story (*what*) is written, found in the text: for a file
+    that does not load, so it has no place in the bank."""
     import re
 
     from prep.bank.contents import Origin
     from prep.paths import bank_files
 
-    key = "question" if in_answers else "id"
+    key = "question" if what == "answer" else "id"
     pattern = re.compile(rf"^[ \t-]*{key}:[ \t]*[\"']?{re.escape(question_id)}[\"']?[ \t]*(#.*)?$")
-    folder = location.answers if in_answers else location.questions
+    folder = location.questions if what == "question" else location.answers
     for path in bank_files(folder) if folder.is_dir() else []:
         try:
             lines = path.read_text(encoding="utf-8-sig", errors="replace").splitlines()
