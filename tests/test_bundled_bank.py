@@ -204,3 +204,27 @@ def test_readme_lists_every_category_with_its_size(bank):
     for category_id, category in bank.categories.items():
         assert f"| `{category_id}` | {category.title} | {counts[category_id]} |" in readme, category_id
     assert f"{len(bank.questions)} questions in {len(bank.categories)} categories" in readme
+
+
+def test_behavioral_stories_are_strong(bank):
+    """Every prepared answer of the behavioral category tells a story the way an interviewer
+    wants it: situation, task, the candidate's own actions and a result with a number."""
+    from prep.grading.star import analyse
+
+    behavioral = [
+        q
+        for q in bank.questions.values()
+        if q.kind == "behavioral" and bank.category_of[q.id] == "behavioral"
+    ]
+    assert len(behavioral) >= 12
+    verdicts = {q.id: analyse(bank.answers[q.id].answer) for q in behavioral}
+    assert {qid: s.flags for qid, s in verdicts.items() if s.verdict != "strong"} == {}
+
+
+def test_stories_cover_every_behavioral_question(bank):
+    from prep.bank.stories import story_coverage
+
+    coverage = story_coverage(bank)
+    assert len(coverage.stories) >= 6
+    assert [q.id for q in coverage.uncovered] == []
+    assert [use.story.id for use in coverage.stories if not use.questions] == []

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich import box
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -19,15 +18,15 @@ if TYPE_CHECKING:
 def coverage_report(coverage: Coverage, width: int = 100) -> Group:
     parts: list = []
     if coverage.stories:
-        table = Table(box=box.SIMPLE_HEAD, show_edge=False)
-        table.add_column("story", overflow="fold", no_wrap=width >= 80)
-        table.add_column("title", overflow="fold", ratio=1)
-        table.add_column("numbers", justify="right", no_wrap=True)
-        table.add_column("covers", overflow="fold", ratio=1)
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(no_wrap=True)
+        grid.add_column(overflow="fold")
         for use in coverage.stories:
+            numbers = f"  ({counted(len(use.story.metrics), 'number')})" if use.story.metrics else ""
+            grid.add_row(Text(use.story.id, style="bold"), Text(use.story.title) + Text(numbers, style="dim"))
             covers = Text(", ".join(use.questions)) if use.questions else Text("nothing yet", style="yellow")
-            table.add_row(use.story.id, use.story.title, str(len(use.story.metrics)), covers)
-        parts.append(table)
+            grid.add_row(Text("  covers", style="dim"), covers)
+        parts.append(grid)
         parts.append(Text(counted(len(coverage.stories), "story", "stories"), style="dim"))
     else:
         parts.append(Text("No stories yet: `prep add --story` writes one (see the README, Stories)."))
