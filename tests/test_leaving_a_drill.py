@@ -1,6 +1,6 @@
 """Leaving a drill, or taking a card back, and what is kept of what was typed: q quits at every
-prompt, Ctrl-C mid-answer keeps the lines already entered, and undo keeps the answer typed for
-the next card."""
+prompt, Ctrl-C mid-answer keeps what was typed (the line being typed too), and undo keeps both
+the answer typed for the next card and the answer of the rating it takes back."""
 
 from __future__ import annotations
 
@@ -81,18 +81,83 @@ def test_ctrl_c_while_typing_keeps_the_lines_already_entered(bank_dir, state_fil
     ]
 
 
-def test_ctrl_c_in_a_real_terminal_keeps_the_lines_entered(bank_dir, state_file, isolated_home, run):
-    env = terminal_env(isolated_home)
-    child = spawn_prep(bank_dir, state_file, "drill", "-c", "parallelism", env=env)
+def _interrupted_in_a_terminal(bank_dir, state_file, home, *lines: str, typing: str) -> int:
+    """Type *lines* (each ended with Enter) and then *typing* (no Enter), then Ctrl-C."""
+    child = spawn_prep(bank_dir, state_file, "drill", "-c", "parallelism", env=terminal_env(home))
     try:
         child.expect("Your answer")
-        child.sendline("Every GPU holds a full replica of the model.")
-        child.send("and the second line is still being typ")
-        child.expect("still being typ")  # echoed: the terminal has it, mid-line
+        for line in lines:
+            child.sendline(line)
+        child.send(typing)
+        child.expect(typing[-12:])  # echoed: the terminal has it, mid-line
         child.sendintr()
         child.expect(pexpect.EOF)
     finally:
         child.close(force=True)
-    assert child.exitstatus == 130
+    return child.exitstatus
+
+
+def test_ctrl_c_in_a_real_terminal_keeps_the_lines_entered_and_the_one_being_typed(
+    bank_dir, state_file, isolated_home, run
+):
+    status = _interrupted_in_a_terminal(
+        bank_dir,
+        state_file,
+        isolated_home,
+        "Every GPU holds a full replica of the model.",
+        typing="and the second line is still being typ",
+    )
+    assert status == 130
     history = json.loads(run("history", "dp-vs-mp", "--json").output)
-    assert [h["answer"] for h in history] == ["Every GPU holds a full replica of the model."]
+    assert [h["answer"] for h in history] == [
+        "Every GPU holds a full replica of the model.\nand the second line is still being typ"
+    ]
+
+
+def test_ctrl_c_in_the_middle_of_a_one_line_answer_keeps_it(bank_dir, state_file, isolated_home, run):
+    status = _interrupted_in_a_terminal(
+        bank_dir, state_file, isolated_home, typing="Every GPU holds a full replica of the mod"
+    )
+    assert status == 130
+    history = json.loads(run("history", "dp-vs-mp", "--json").output)
+    assert [(h["answer"], h["scheduled"]) for h in history] == [
+        ("Every GPU holds a full replica of the mod", False)
+    ]
+
+
+def test_undo_keeps_the_answer_of_the_rating_taken_back(run):
+    """`u` takes back a rating, not what was typed: the undone card's answer stays as practice."""
+    script = f"{GOOD}\n\n1\nu\nq\n\n"  # dp-vs-mp rated Again, undone at the follow-up offer
+    result = run("drill", "-c", "parallelism", input=script, env=NOW)
+    assert result.exit_code == 0, result.output
+    assert "undid again on dp-vs-mp, its answer kept as practice" in result.output
+    history = json.loads(run("history", "dp-vs-mp", "--json").output)
+    assert [(h["answer"], h["rating"], h["scheduled"]) for h in history] == [(GOOD, None, False)]
+
+
+def test_undo_in_a_real_terminal_keeps_both_answers(bank_dir, state_file, isolated_home, run):
+    child = spawn_prep(bank_dir, state_file, "drill", "-c", "parallelism", env=terminal_env(isolated_home))
+    try:
+        child.expect("Your answer")
+        child.sendline("Every GPU holds a full replica of the model.")
+        child.sendline("")
+        child.expect("Rate:")
+        child.send("3")
+        child.expect("digs deeper")
+        child.send("y")
+        child.expect("Your answer")
+        child.sendline("Global batch is micro-batch times DP size.")
+        child.sendline("")
+        child.expect("Rate:")
+        child.send("u")
+        child.expect("undid good on dp-vs-mp, its answer kept as practice")
+        child.expect("Your answer")
+        child.sendline("q")
+        child.sendline("")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    first = json.loads(run("history", "dp-vs-mp", "--json").output)
+    second = json.loads(run("history", "dp-batch-size", "--json").output)
+    assert [h["answer"] for h in first] == ["Every GPU holds a full replica of the model."]
+    assert [h["answer"] for h in second] == ["Global batch is micro-batch times DP size."]

@@ -156,6 +156,8 @@ class ConsoleUI:
             try:
                 line = self._readline("  " if self.interactive else "")
             except KeyboardInterrupt:
+                if self.interactive:  # the line being typed is in readline's buffer, not yet in lines
+                    lines.append(_unfinished_line())
                 raise AnswerInterrupted("\n".join(lines).strip("\n"), self._elapsed()) from None
             if line is None:
                 if not lines and not self.interactive:
@@ -325,6 +327,15 @@ def _line_editing() -> None:
         import readline  # noqa: F401  (importing it is what enables it)
     except ImportError:  # pragma: no cover - Python built without readline
         pass
+
+
+def _unfinished_line() -> str:
+    """What was typed on the line Ctrl-C interrupted: readline still holds it."""
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - Python built without readline
+        return ""
+    return readline.get_line_buffer()
 
 
 def _read_key(stream: TextIO) -> str | None:

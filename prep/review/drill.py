@@ -197,7 +197,8 @@ class Drill:
             undone = self._undo()
             if undone is not None:
                 self.ui.notify(
-                    f"undid {undone.rating} on {undone.question_id}; {question.id} comes back after it"
+                    f"undid {undone.rating} on {undone.question_id}{self._kept(undone)}; "
+                    f"{question.id} comes back after it"
                 )
             return True
         assert choice.rating is not None
@@ -302,7 +303,7 @@ class Drill:
         if wanted == "undo":
             undone = self._undo()
             if undone is not None:
-                self.ui.notify(f"undid {undone.rating} on {undone.question_id}")
+                self.ui.notify(f"undid {undone.rating} on {undone.question_id}{self._kept(undone)}")
         elif wanted:
             self.seen_follow_ups.add(follow[0])
             # Drilled now, so not again later in this session as a new or due card.
@@ -334,6 +335,12 @@ class Drill:
         if requeued is not None:
             self.pending.remove(requeued)
         return undone
+
+    def _kept(self, undone: Result) -> str:
+        """How an undone rating's answer was kept (see Session.undo), for the message saying so."""
+        if undone.answer.strip() and self.session.can_keep:
+            return ", its answer kept as practice"
+        return ""
 
 
 def describe_interval(delta: timedelta) -> str:

@@ -262,7 +262,8 @@ class Session:
         return any(r.rating is not None for r in self.summary.results)
 
     def undo(self) -> Result | None:
-        """Take back the last rating of this session (its review row and card state)."""
+        """Take back the last rating of this session (its review row and card state). The answer
+        typed for it stays, as practice: only the rating is taken back."""
         for index in range(len(self.summary.results) - 1, -1, -1):
             result = self.summary.results[index]
             if result.rating is None:
@@ -271,6 +272,7 @@ class Session:
                 self.store.undo(result.review_id)
             if result.practice_id is not None:
                 self.store.forget_practice(result.practice_id)
+            self.keep_unrated(result.question_id, result.grade, result.answer, result.elapsed)
             del self.summary.results[index]
             return result
         return None
