@@ -380,6 +380,51 @@ def test_edit_invalid_then_fix(run, odd_bank, tmp_path):
     _load(odd_bank)
 
 
+def test_the_edit_choice_takes_one_key_and_no_other_word(run, odd_bank, tmp_path):
+    """ "kill" is not "keep": a word that is not one of the choices is asked again."""
+    path = odd_bank / "questions" / "parallelism.yaml"
+    before = path.read_bytes()
+    env = {
+        "EDITOR": _editor(
+            tmp_path, "b.py", "path.write_text(path.read_text().replace('prompt:', 'promt:', 1))\n"
+        )
+    }
+    result = run("edit", "dp-vs-mp", input="kill\nr\n", bank=odd_bank, env=env)
+    assert result.exit_code == 0, result.output
+    assert "press e, r or k (Enter: e)" in result.output
+    assert "reverted" in result.output and path.read_bytes() == before
+
+
+def test_the_edit_choice_in_a_real_terminal_needs_no_enter(odd_bank, tmp_path, isolated_home):
+    import pexpect
+
+    from .support import installed_prep, terminal_env
+
+    path = odd_bank / "questions" / "parallelism.yaml"
+    before = path.read_bytes()
+    breaking = _editor(
+        tmp_path, "b.py", "path.write_text(path.read_text().replace('prompt:', 'promt:', 1))\n"
+    )
+    child = pexpect.spawn(
+        installed_prep(),
+        ["--bank", str(odd_bank), "--state", str(tmp_path / "s.db"), "edit", "dp-vs-mp"],
+        env={**terminal_env(isolated_home), "EDITOR": breaking},
+        encoding="utf-8",
+        timeout=20,
+    )
+    try:
+        child.expect(r"\[k\]eep anyway\?")
+        child.send("x")  # not a choice: asked again
+        child.expect("press e, r or k")
+        child.send("r")  # no Enter
+        child.expect("reverted")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+    assert path.read_bytes() == before
+
+
 def test_edit_invalid_then_keep(run, odd_bank, tmp_path):
     env = {
         "EDITOR": _editor(
@@ -450,6 +495,18 @@ def test_mv_renames_everywhere_including_history(run, odd_bank, state_file):
     assert db.execute("SELECT question_id FROM cards").fetchall() == [("data-vs-model-parallelism",)]
     text = (odd_bank / "questions" / "parallelism.yaml").read_text()
     assert "id: data-vs-model-parallelism     # indented by four" in text
+
+
+def test_history_by_a_former_id_follows_the_rename(run, odd_bank):
+    env = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
+    run("drill", "--limit", "1", input="every GPU holds a full replica\n\n3\nn\n", bank=odd_bank, env=env)
+    assert run("mv", "dp-vs-mp", "data-vs-model", bank=odd_bank).exit_code == 0
+    result = run("history", "dp-vs-mp", "--json", bank=odd_bank)
+    assert result.exit_code == 0, result.output
+    assert [h["answer"] for h in json.loads(result.stdout)] == ["every GPU holds a full replica"]
+    assert "dp-vs-mp was renamed data-vs-model" in result.stderr
+    shown = run("history", "dp-vs-mp", bank=odd_bank)
+    assert "every GPU holds a full replica" in shown.stdout
 
 
 def _refuse_to_replace(monkeypatch, target: Path) -> None:
@@ -838,9 +895,21 @@ def test_mv_records_the_old_id_in_formerly_and_keeps_every_other_byte(run, odd_b
     assert run("mv", "data-vs-model", "dp-or-mp", bank=odd_bank).exit_code == 0
     assert "        formerly: [dp-vs-mp, data-vs-model]\n" in path.read_text()
     assert _load(odd_bank).questions["dp-or-mp"].formerly == ("dp-vs-mp", "data-vs-model")
-    # Back to its first id: the list does not repeat it, and the first id is still first.
-    assert run("mv", "dp-or-mp", "dp-vs-mp", bank=odd_bank).exit_code == 0
-    assert _load(odd_bank).questions["dp-vs-mp"].formerly == ("dp-vs-mp", "data-vs-model", "dp-or-mp")
+    # Back to an id it had in between: that id leaves the list, the first id stays first.
+    assert run("mv", "dp-or-mp", "data-vs-model", bank=odd_bank).exit_code == 0
+    assert _load(odd_bank).questions["data-vs-model"].formerly == ("dp-vs-mp", "dp-or-mp")
+    # Back to the id it was created with: it is that question again, never its own former id.
+    assert run("mv", "data-vs-model", "dp-vs-mp", bank=odd_bank).exit_code == 0
+    assert _load(odd_bank).questions["dp-vs-mp"].formerly == ()
+    assert "formerly" not in path.read_text().split("id: dp-vs-mp")[1].split("- id:")[0]
+
+
+def test_mv_there_and_back_leaves_the_question_as_it_was(run, odd_bank):
+    path = odd_bank / "questions" / "parallelism.yaml"
+    before = path.read_text()
+    assert run("mv", "dp-vs-mp", "data-vs-model", bank=odd_bank).exit_code == 0
+    assert run("mv", "data-vs-model", "dp-vs-mp", bank=odd_bank).exit_code == 0
+    assert path.read_text() == before
 
 
 def test_mv_of_the_last_question_and_of_a_flow_mapping(run, tmp_path):

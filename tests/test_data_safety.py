@@ -160,7 +160,7 @@ def test_init_carries_the_bundled_banks_history_over_to_the_copy(state_file, tmp
 
     bundled = _in(bundled_bank_root(), state_file)
     assert (
-        bundled("drill", "-c", "parallelism", "--limit", "1", input="no idea\n\n1\nn\n", env=NOW).exit_code
+        bundled("drill", "-c", "parallelism", "--limit", "1", input="no idea\n\n1\nn\nq\n", env=NOW).exit_code
         == 0
     )
     copy = tmp_path / "mine"

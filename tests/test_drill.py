@@ -144,11 +144,18 @@ def test_skip_and_quit(run, state_file):
     assert "Session done." in result.output
 
 
-def test_end_of_input_ends_the_session_cleanly(run, state_file):
+def test_end_of_input_at_a_prompt_ends_the_session_as_interrupted_130(run, state_file):
+    """As the README's exit codes say: what was rated is saved, and the exit code is 130."""
     result = run("drill", "--category", "parallelism", input=GOOD + "\n\n3\nn\n", env=NOW)
-    assert result.exit_code == 0
+    assert result.exit_code == 130
     assert len(reviews(state_file)) == 1
-    assert "cards 1" in result.output
+    assert "cards 1" in result.output and "Session interrupted" in result.output
+
+
+@pytest.mark.parametrize("ending", ["\n", "\n3\n"], ids=["at the rating", "at the follow-up offer"])
+def test_end_of_input_at_any_prompt_is_130(run, state_file, ending):
+    result = run("drill", "--category", "parallelism", input=GOOD + "\n" + ending, env=NOW)
+    assert result.exit_code == 130, result.output
 
 
 def test_follow_up_is_drilled_right_away(run, state_file):
@@ -332,17 +339,22 @@ def test_summary_json(run):
     assert summary["results"][0]["question"] == "dp-vs-mp"
 
 
-def test_summary_counts_a_pass_by_the_rating_chosen_as_stats_does(run):
-    """The grader says partial, the user rates Good: passed, in the summary and in stats alike."""
-    partial = "Data parallelism gives each GPU a copy of the model."
-    result = run(
-        "drill", "--category", "parallelism", "--limit", "1", "--json", input=partial + "\n\n3\nn\n", env=NOW
-    )
+def test_summary_pass_rate_is_the_graders_and_the_ratings_are_counted_apart(run):
+    """An answer the grader fails with 0 and the user rates Good: no pass in pass_rate, which
+    goes with the verdicts beside it; the Good is in the ratings."""
+    result = run("drill", "--category", "parallelism", "--limit", "1", "--json", input="x\n\n3\nn\n", env=NOW)
     summary = json.loads(result.output[result.output.index("{\n") :])
-    assert summary["results"][0]["verdict"] != "pass" and summary["results"][0]["rating"] == "good"
-    assert summary["passed"] == 1
-    stats = json.loads(run("stats", "--json", env=NOW).output)
-    assert next(c for c in stats["categories"] if c["category"] == "parallelism")["pass_rate"] == 1.0
+    assert summary["results"][0]["verdict"] == "fail" and summary["results"][0]["score"] == 0
+    assert (summary["passed"], summary["pass_rate"]) == (0, 0.0)
+    assert summary["verdicts"]["fail"] == 1 and summary["ratings"]["good"] == 1
+
+
+def test_summary_pass_rate_is_none_when_nothing_was_graded(run):
+    """An empty answer reveals the key points and is rated by the user alone: nothing graded."""
+    result = run("drill", "--category", "parallelism", "--limit", "1", "--json", input="\n3\nn\n", env=NOW)
+    summary = json.loads(result.output[result.output.index("{\n") :])
+    assert summary["cards"] == 1 and summary["ratings"]["good"] == 1
+    assert (summary["passed"], summary["pass_rate"]) == (0, None)
 
 
 def test_content_hash_is_stored_and_keyed_by_id(run, state_file, bank_dir):
@@ -460,19 +472,58 @@ def test_after_an_edit_the_answer_is_graded_again_against_the_new_text(run, tmp_
     assert summary["results"][0]["score"] > 0
 
 
-def test_edit_that_breaks_the_bank_keeps_the_old_text(run, bank_dir, tmp_path):
+def _breaking_editor(tmp_path) -> dict:
+    """An editor that makes the question's kind invalid, once: run again, it repairs the file."""
+    import sys
+
     editor = tmp_path / "breaking-editor.py"
     editor.write_text(
         "import sys, pathlib\n"
         "path = pathlib.Path(sys.argv[-1])\n"
-        "path.write_text(path.read_text().replace('kind: technical', 'kind: wrong', 1))\n"
+        "text = path.read_text()\n"
+        "if 'kind: wrong' in text:\n"
+        "    path.write_text(text.replace('kind: wrong', 'kind: technical', 1))\n"
+        "else:\n"
+        "    path.write_text(text.replace('kind: technical', 'kind: wrong', 1))\n"
     )
-    import sys
+    return {**NOW, "EDITOR": f"{sys.executable} {editor}"}
 
-    env = {**NOW, "EDITOR": f"{sys.executable} {editor}"}
-    result = run("drill", "--category", "parallelism", "--limit", "1", input="x\n\ne\n1\nn\n", env=env)
-    assert "problem, so the old text is used" in result.output
-    assert result.exit_code == 0
+
+@pytest.mark.parametrize(
+    ("choice", "said", "restored"),
+    [
+        ("k", "kept with 1 problem, so the old text is used", False),
+        ("r", "edit reverted", True),
+        ("", "no changes", True),  # Enter: edit again, and the second edit undoes the first
+    ],
+    ids=["keep", "revert", "edit again"],
+)
+def test_an_edit_that_breaks_the_bank_is_edited_again_reverted_or_kept(
+    run, bank_dir, tmp_path, choice, said, restored
+):
+    path = bank_dir / "questions" / "parallelism.yaml"
+    before = path.read_bytes()
+    script = f"x\n\ne\n{choice}\n1\nn\nq\n"  # e, the choice, then rate Again
+    result = run(
+        "drill", "--category", "parallelism", "--limit", "1", input=script, env=_breaking_editor(tmp_path)
+    )
+    assert result.exit_code == 0, result.output
+    assert "[e]dit again, [r]evert, [k]eep anyway?" in result.output and said in result.output
+    assert (path.read_bytes() == before) is restored
+    assert (run("list", "--json").exit_code == 0) is restored  # a kept edit leaves the bank refused
+
+
+def test_end_of_input_at_the_drills_edit_choice_reverts_and_keeps_the_answer(run, bank_dir, tmp_path):
+    path = bank_dir / "questions" / "parallelism.yaml"
+    before = path.read_bytes()
+    result = run(
+        "drill", "--category", "parallelism", "--limit", "1", input="my answer\n\ne\n",
+        env=_breaking_editor(tmp_path),
+    )  # fmt: skip
+    assert result.exit_code == 130
+    assert "edit discarded" in result.output and path.read_bytes() == before
+    history = json.loads(run("history", "dp-vs-mp", "--json").output)
+    assert [h["answer"] for h in history] == ["my answer"]
 
 
 def test_q_at_the_follow_up_offer_ends_the_session(run, state_file):

@@ -63,7 +63,12 @@ def refuse_writes(monkeypatch, state_file: Path, how: str) -> None:
 
 @pytest.fixture
 def history(run, state_file, tmp_path) -> Path:
-    assert run("drill", "--category", "parallelism", input=(GOOD + "\n\n3\nn\n") * 2, env=NOW).exit_code == 0
+    assert (
+        run(
+            "drill", "--category", "parallelism", input=f"{GOOD}\n\n3\nn\n{GOOD}\n\n3\nq\n\n", env=NOW
+        ).exit_code
+        == 0
+    )
     export = tmp_path / "history.jsonl"
     export.write_text(run("state", "export").output)
     return export

@@ -7,7 +7,6 @@ of lines ending with a blank line, followed by one line with the choice (1-4, En
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from typing import Literal, TextIO
@@ -17,13 +16,14 @@ from rich.panel import Panel
 from rich.text import Text
 
 from prep.bank.schema import Question
+from prep.cli.keys import read_key
 from prep.cli.output import console, echo
 from prep.cli.plain import counted
 from prep.cli.render import KIND_STYLE, difficulty, grade_report, prompt_panel
 from prep.cli.render_star import star_strip
 from prep.grading.grade import Grade
 from prep.rating import Rating
-from prep.review.drill import AnswerInterrupted, Choice
+from prep.review.drill import AnswerInterrupted, Choice, InputEnded
 from prep.review.queue import QueueItem
 from prep.review.session import Session, spoken_seconds
 
@@ -161,7 +161,7 @@ class ConsoleUI:
                 raise AnswerInterrupted("\n".join(lines).strip("\n"), self._elapsed()) from None
             if line is None:
                 if not lines and not self.interactive:
-                    return None  # script ran out of input: end the session
+                    raise InputEnded  # the script ran out of input: the session ends, interrupted
                 break
             if not line.strip():
                 if self.interactive and _pasting(self.stdin):
@@ -311,11 +311,14 @@ class ConsoleUI:
             return None
 
     def _key(self) -> str | None:
-        """One key on a terminal (no Enter needed); one line otherwise. None at end of input."""
+        """One key on a terminal (no Enter needed; None for Ctrl-D); one line otherwise, and
+        InputEnded at the end of the input."""
         if not self.interactive:
             line = self._readline()
-            return None if line is None else line.strip().lower()
-        return _read_key(self.stdin)
+            if line is None:
+                raise InputEnded
+            return line.strip().lower()
+        return read_key(self.stdin)
 
 
 def _line_editing() -> None:
@@ -336,43 +339,6 @@ def _unfinished_line() -> str:
     except ImportError:  # pragma: no cover - Python built without readline
         return ""
     return readline.get_line_buffer()
-
-
-def _read_key(stream: TextIO) -> str | None:
-    import termios
-    import tty
-
-    fd = stream.fileno()
-    old = termios.tcgetattr(fd)
-    try:
-        tty.setcbreak(fd)  # keeps Ctrl-C working (ISIG), no echo, no line buffering
-        while True:
-            char = _one_key(fd)
-            if char is not None:
-                break
-    finally:
-        termios.tcsetattr(fd, termios.TCSADRAIN, old)
-    if char == "\x04":  # Ctrl-D
-        return None
-    return "" if char in ("\r", "\n") else char.lower()
-
-
-def _one_key(fd: int) -> str | None:
-    """One keypress as text: a whole UTF-8 character ("é" is two bytes), or None for a key
-    that sends an escape sequence (arrows, function keys), which the drill ignores."""
-    import select
-
-    first = os.read(fd, 1)
-    if not first:
-        return "\x04"  # the terminal went away: as Ctrl-D
-    if first == b"\x1b":
-        while select.select([fd], [], [], 0.02)[0]:  # the rest of the sequence follows at once
-            os.read(fd, 16)
-        return None
-    lead = first[0]
-    extra = 3 if lead >= 0xF0 else 2 if lead >= 0xE0 else 1 if lead >= 0xC0 else 0
-    data = first + b"".join(os.read(fd, 1) for _ in range(extra))
-    return data.decode(errors="replace")
 
 
 def _pasting(stream: TextIO) -> bool:

@@ -36,6 +36,10 @@ class AnswerInterrupted(KeyboardInterrupt):
         self.answer, self.elapsed = answer, elapsed
 
 
+class InputEnded(KeyboardInterrupt):
+    """Standard input ended at a prompt (a script ran out): the session ends as interrupted."""
+
+
 @dataclass(frozen=True)
 class Choice:
     action: Action
@@ -146,13 +150,16 @@ class Drill:
 
     def _choose(self, turn: _Turn) -> Choice:
         """The user's choice for this card; an edit reloads it and asks again."""
+        try:
+            return self._choice(turn)
+        except KeyboardInterrupt:  # at the choice, in the editor's aftermath or ticking
+            self.session.keep_unrated(turn.question.id, turn.graded, turn.answer, turn.elapsed)
+            raise
+
+    def _choice(self, turn: _Turn) -> Choice:
         while True:
-            try:
-                can_tick = (turn.rescored or turn.graded) is not None and bool(turn.question.key_points)
-                choice = self.ui.choose(turn.suggested, can_tick)
-            except KeyboardInterrupt:
-                self.session.keep_unrated(turn.question.id, turn.graded, turn.answer, turn.elapsed)
-                raise
+            can_tick = (turn.rescored or turn.graded) is not None and bool(turn.question.key_points)
+            choice = self.ui.choose(turn.suggested, can_tick)
             if choice.action == "edit":
                 self.ui.edit(turn.question)
                 if turn.question.id not in self.session.bank.questions:

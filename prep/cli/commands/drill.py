@@ -139,7 +139,7 @@ def drill(
     started = start_drill(bank, questions, options, app.schedule_files, clock=clock.now, grader=grade)
     session = started.session
     # With --json, stdout carries only the summary: the session itself is shown on stderr.
-    ui = ConsoleUI(session, editor=lambda q: _edit_during_drill(app, session, q), stderr=as_json)
+    ui = ConsoleUI(session, editor=lambda q: _edit_during_drill(app, session, q, err=as_json), stderr=as_json)
     if not session.can_keep:
         ui.notify("the state database is read-only here: answers in this session are not kept")
     _opening(ui, started, bank, questions)
@@ -219,20 +219,21 @@ def _teacher(app: AppContext, started):  # type: ignore[no-untyped-def]
     )
 
 
-def _edit_during_drill(app: AppContext, session, question) -> str:  # type: ignore[no-untyped-def]
-    """Open the question in the editor; keep drilling with the new text if the bank is valid."""
-    from prep.bank.load import check_bank
-    from prep.cli.editor import open_editor
+def _edit_during_drill(app: AppContext, session, question, *, err: bool) -> str:  # type: ignore[no-untyped-def]
+    """Open the question in the editor; keep drilling with the new text if the bank is valid.
+    An edit that left problems is edited again, reverted or kept, as in `prep edit`."""
+    from prep.cli.checked_edit import edit_checked
 
-    app.writable_bank_location()  # not the bundled bank inside the installed package
-    origin = session.bank.question_origin[question.id]
-    open_editor(origin.file, origin.line)
-    bank, problems = check_bank(app.bank_location())
-    if problems:
-        first = "; ".join(str(p) for p in problems[:2])
+    location = app.writable_bank_location()  # not the bundled bank inside the installed package
+    checked = edit_checked(location, session.bank.question_origin[question.id], err=err)
+    if checked.outcome == "reverted":
+        return "edit reverted: the question is as it was"
+    if checked.outcome == "kept":
         return (
-            f"the bank now has {counted(len(problems), 'problem')}, so the old text is used: {first} "
-            "(`prep validate` lists them)"
+            f"kept with {counted(len(checked.problems), 'problem')}, so the old text is used here "
+            "(`prep validate` lists them; `prep next`, `list` and `stats` refuse the bank until it is fixed)"
         )
-    session.bank = bank
+    if not checked.changed:
+        return "no changes"
+    session.bank = checked.bank
     return "question reloaded"

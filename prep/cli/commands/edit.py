@@ -1,6 +1,5 @@
 """`prep edit`: a question (or its answer) in your editor, validated again afterwards."""
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -9,7 +8,7 @@ from prep.cli.context import AppContext
 from prep.cli.options import question_argument
 from prep.cli.output import echo
 from prep.cli.plain import counted
-from prep.errors import EXIT_INVALID_BANK, UsageError, display_path
+from prep.errors import EXIT_INTERRUPTED, EXIT_INVALID_BANK, UsageError, display_path
 
 
 def edit(
@@ -26,12 +25,12 @@ def edit(
 
     With --story, the same for a story of your story bank.
 
-    If the bank has problems after saving you choose: edit again (the default), revert to what
-    the file was, or keep it anyway (exit 2). Ctrl-C or end of input there reverts (exit 130).
+    If the bank has problems after saving you choose with one key: e edits again (also Enter), r
+    reverts to what the file was, k keeps it anyway (exit 2). Ctrl-C or end of input there
+    reverts (exit 130).
     """
     from prep.bank.load import check_bank
-    from prep.cli.editor import open_editor
-    from prep.errors import PrepError
+    from prep.cli.checked_edit import edit_checked
 
     app: AppContext = ctx.obj
     location = app.writable_bank_location()
@@ -53,57 +52,25 @@ def edit(
                 f"{question_id!r} has no answer yet", hint=f"write one with `prep answer {question_id}`"
             )
         bank.question(question_id)  # raises NotFound with a did-you-mean
-    original = origin.file.read_bytes()
-    edited = display_path(origin.file)
-    # Problems elsewhere that are not this edit's doing, by place: their message may quote a line
-    # of the edited file, which the edit can move ("first defined at ...:10").
-    already = {(p.file, p.line, p.column, p.path) for p in problems if p.file != edited}
-    while True:
-        try:
-            open_editor(origin.file, origin.line)
-        except PrepError:
-            if origin.file.read_bytes() == original:
-                raise  # the editor failed and the file is as it was
-            # The editor failed after the file was saved: check what it left, as after any edit.
-        _, problems = check_bank(location)
-        fresh = [p for p in problems if (p.file, p.line, p.column, p.path) not in already]
-        if not fresh:
-            changed = origin.file.read_bytes() != original
-            state = (
-                f"the bank still has {counted(len(problems), 'problem')} in other files, as before the edit "
-                "(`prep validate` lists them)"
-                if problems
-                else "the bank is valid"
-            )
-            echo(f"{'saved' if changed else 'no changes'}; {state} ({edited})")
-            return
-        for problem in fresh:
-            echo(str(problem), err=True)
-        if not _edit_again(origin.file, original, edited):
-            return
-
-
-def _edit_again(path: Path, original: bytes, edited: str) -> bool:
-    """After an edit that left problems: edit again (True), revert, or keep it (exit 2).
-
-    Ctrl-C or end of input at the question reverts, and exits 130: the edit was abandoned."""
-    from prep.errors import EXIT_INTERRUPTED
-    from prep.files import atomic_write
-
     try:
-        choice = typer.prompt("[e]dit again, [r]evert, [k]eep anyway", default="e").strip().lower()[:1]
-    except typer.Abort:
-        atomic_write(path, original.decode("utf-8"))
-        echo(f"prep: edit discarded: {edited} reverted to what it was before", err=True)
+        checked = edit_checked(location, origin, before=problems)
+    except KeyboardInterrupt:  # at the choice after problems: reverted, and said so
         raise typer.Exit(EXIT_INTERRUPTED) from None
-    if choice == "r":
-        atomic_write(path, original.decode("utf-8"))
+    edited = display_path(origin.file)
+    if checked.outcome == "reverted":
         echo("reverted")
-        return False
-    if choice == "k":
+    elif checked.outcome == "kept":
         echo("kept with problems; `prep validate` lists them")
         raise typer.Exit(EXIT_INVALID_BANK)
-    return True
+    else:
+        others = checked.problems
+        state = (
+            f"the bank still has {counted(len(others), 'problem')} in other files, as before the edit "
+            "(`prep validate` lists them)"
+            if others
+            else "the bank is valid"
+        )
+        echo(f"{'saved' if checked.changed else 'no changes'}; {state} ({edited})")
 
 
 def _find_by_id(location, question_id: str, what: str):  # type: ignore[no-untyped-def]
