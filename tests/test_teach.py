@@ -126,7 +126,8 @@ def test_forget_takes_back_what_a_key_point_was_taught_and_nothing_else(run, ban
     assert _file(bank_dir).read_text() == before  # the taught list was all that changed
     again = run("teach", "zero-stages", "--forget", "1")
     assert again.exit_code == 0 and "key point 1 had nothing taught" in again.output
-    assert run("teach", "zero-stages", "--forget", "9").exit_code == 1
+    beyond = run("teach", "zero-stages", "--forget", "9")
+    assert beyond.exit_code == 2 and "--forget 9: zero-stages has key points 1 to 3" in beyond.stderr
     assert run("teach", "zero-stages").exit_code == 2  # neither --point nor --forget
 
 
@@ -160,7 +161,6 @@ def test_a_phrasing_already_there_is_not_added_twice(run, bank_dir):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["zero-stages", "--point", "4", "--answer", ZERO], "--point 4: zero-stages has key points 1 to 3"),
         (["zero-stages", "--point", "1", "--answer", "   "], "the answer is empty"),
         (["zero-stages", "--point", "1", "--answer", "yes."], "fewer than two content words"),
         (["no-such-id", "--point", "1", "--answer", ZERO], "no question with id 'no-such-id'"),
@@ -179,6 +179,15 @@ def test_refusals_are_one_line_exit_1_and_write_nothing(run, bank_dir, state_fil
     assert {f: f.read_bytes() for f in bank_dir.rglob("*.yaml")} == before
     if state_file.exists():
         assert sqlite3.connect(state_file).execute("SELECT COUNT(*) FROM teachings").fetchone() == (0,)
+
+
+def test_a_key_point_out_of_range_is_a_command_line_error_exit_2(run, bank_dir):
+    """As every other option value out of range: exit 2, and nothing written."""
+    before = _file(bank_dir).read_bytes()
+    result = run("teach", "zero-stages", "--point", "9", "--answer", ZERO)
+    assert result.exit_code == 2
+    assert "--point 9: zero-stages has key points 1 to 3" in result.stderr
+    assert _file(bank_dir).read_bytes() == before
 
 
 def test_the_bundled_bank_is_refused_with_the_way_out(bank_dir, state_file, monkeypatch):

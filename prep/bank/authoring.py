@@ -11,7 +11,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
@@ -38,6 +38,9 @@ from prep.bank.yamlsplice import (
 from prep.errors import BankInvalid, NotFound, UsageError, WriteFailed, display_path
 from prep.files import write_files
 from prep.paths import BankLocation
+
+if TYPE_CHECKING:
+    from prep.bank.schema import Question
 
 
 @dataclass
@@ -278,8 +281,7 @@ def rename_question(location: BankLocation, bank: Bank, old: str, new: str) -> C
     owner = bank.former_ids().get(new, old)
     if owner != old:
         raise UsageError(f"id {new!r} was the id of {owner!r} (its formerly list); choose another")
-    question = bank.questions[old]
-    formerly = [*question.formerly, old] if old not in question.formerly else list(question.formerly)
+    formerly = _formerly_after_rename(bank.questions[old], new)
     definition = bank.question_origin[old].file
     texts: dict[Path, str | None] = {}
     files = [c.file for c in bank.categories.values()] + sorted({o.file for o in bank.answer_origin.values()})
@@ -288,7 +290,7 @@ def rename_question(location: BankLocation, bank: Bank, old: str, new: str) -> C
         edits = [Edit(n.start_mark.index, n.end_mark.index, scalar(new)) for n in _id_nodes(text, old)]
         if path == definition:  # the old id is kept in the question: its identity outside the bank
             try:
-                edits += set_entries(text, _question_node(text, old), {"formerly": formerly})
+                edits += set_entries(text, _question_node(text, old), {"formerly": formerly or None})
             except EditError as exc:
                 raise UsageError(f"{display_path(path)}: {exc.message}") from None
         if edits:
@@ -296,6 +298,16 @@ def rename_question(location: BankLocation, bank: Bank, old: str, new: str) -> C
     validate_texts(location, texts)
     write_files(texts)  # type: ignore[arg-type]
     return Change(new, list(texts), [], {"old_id": old})
+
+
+def _formerly_after_rename(question: Question, new: str) -> list[str]:
+    """The former ids of *question* once it is called *new*: its id now is added, and *new* is
+    never among them. Given back the id it was created with, it is the question it was before
+    its renames (the Anki note it is kept in is named by that id), so the list is emptied."""
+    if new == question.first_id:
+        return []
+    formerly = [former for former in question.formerly if former != new]
+    return formerly if question.id in formerly else [*formerly, question.id]
 
 
 def _question_node(text: str, qid: str) -> yaml.MappingNode:

@@ -64,8 +64,14 @@ class Summary:
         return [r for r in self.results if r.rating or r.grade or r.asked]
 
     @property
+    def graded(self) -> list[Result]:
+        """The cards whose answer the grader judged (a mock question left unanswered: a fail)."""
+        return [r for r in self.rated if r.grade or r.asked]
+
+    @property
     def passed(self) -> int:
-        return sum(1 for r in self.rated if _passed(r))
+        """The grader's pass verdicts, as ``verdicts`` counts them: the ratings are in ``ratings``."""
+        return self.verdicts["pass"]
 
     @property
     def ratings(self) -> dict[str, int]:
@@ -76,12 +82,13 @@ class Summary:
     def verdicts(self) -> dict[str, int]:
         """The grader's verdicts of the cards asked (what a mock interview without --record reports)."""
         # Graded answers, and mock questions left unanswered (a fail); a self-graded card has none.
-        asked = [r.grade.verdict if r.grade else "fail" for r in self.rated if r.grade or r.asked]
+        asked = [r.grade.verdict if r.grade else "fail" for r in self.graded]
         return {name: asked.count(name) for name in ("pass", "partial", "fail", "unsure")}
 
     @property
     def pass_rate(self) -> float | None:
-        return self.passed / len(self.rated) if self.rated else None
+        """The share of graded answers the grader passed; None when nothing was graded."""
+        return self.passed / len(self.graded) if self.graded else None
 
     @property
     def seconds(self) -> float:
@@ -132,14 +139,6 @@ def _structure(result: Result) -> dict:
     if result.grade is None or result.grade.structure is None:
         return {}
     return {"structure": result.grade.structure.to_dict()}
-
-
-def _passed(result: Result) -> bool:
-    """Rated Good or Easy: the user's rating has the last word over the grader's verdict, as
-    in `prep stats`. Only an unrecorded mock answer, which has no rating, goes by the verdict."""
-    if result.rating is not None:
-        return result.rating in (Rating.GOOD, Rating.EASY)
-    return result.grade is not None and result.grade.verdict == "pass"
 
 
 class Session:

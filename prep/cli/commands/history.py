@@ -6,7 +6,7 @@ import typer
 
 from prep.cli.context import AppContext
 from prep.cli.options import question_argument
-from prep.cli.output import emit_json
+from prep.cli.output import echo, emit_json
 
 
 def history(
@@ -16,6 +16,8 @@ def history(
 ) -> None:
     """The review log of one question: date, rating, score, time and the answer you typed.
 
+    A question renamed with `prep mv` is found by any of its former ids too.
+
     Answers from a cram or a mock interview without --record, and answers typed and then
     skipped or quit before a rating, are listed too, marked: they are kept, but they never
     changed the schedule.
@@ -24,6 +26,10 @@ def history(
 
     app: AppContext = ctx.obj
     bank = app.bank()
+    renamed = bank.former_ids().get(question_id) if question_id not in bank.questions else None
+    if renamed is not None:  # a former id (`prep mv` keeps it in formerly): the question it became
+        echo(f"{question_id} was renamed {renamed} (prep mv): its history follows it", err=True)
+        question_id = renamed
     question = bank.questions.get(question_id)
     with app.store(write=False) as store:
         rows = review_history(store, question_id)

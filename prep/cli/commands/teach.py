@@ -71,6 +71,10 @@ def teach(
     if bool(points) == bool(forget):
         raise CommandLineError("give --point N (to teach from an answer) or --forget N, not both or neither")
     location, bank, question = app.writable_question(question_id)
+    for option_name, numbers in (("--point", points), ("--forget", forget)):
+        for n in numbers or ():  # out of range, as any option value: a command-line error (exit 2)
+            if question.key_points and n > len(question.key_points):
+                raise CommandLineError(f"{option_name} {n}: {question.id} has {_numbered(question)}")
     if forget:
         _forget(location, bank, question.id, forget, as_json)
         return
@@ -101,6 +105,11 @@ def teach(
         f"{question.id}: this answer scores {taught.score_before} before, {taught.score_after} after "
         f"({taught.verdict_after})"
     )
+
+
+def _numbered(question) -> str:  # type: ignore[no-untyped-def]
+    count = len(question.key_points)
+    return f"key points 1 to {count}" if count > 1 else "key point 1"
 
 
 def _forget(location, bank, question_id: str, points: list[int], as_json: bool) -> None:  # type: ignore[no-untyped-def]
