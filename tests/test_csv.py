@@ -194,11 +194,47 @@ def test_every_bad_row_reported_at_its_line(run, tmp_path, bank_dir, monkeypatch
         "in.csv:8: key_points[1].text: must not be empty",
         "in.csv:9: key_points: a cell starting with '[' must be a JSON list: Expecting value: line 1 column "
         "2 (char 1)",
-        "in.csv:10: follow_ups[0]: 'nope' is not a question of the bank or of this file",
-        "prep: in.csv has 6 problems; fix them and try again",
+        "prep: in.csv has 5 problems; fix them and try again",
         "  nothing was imported",
     ]
     assert _snapshot(bank_dir) == before
+
+
+def test_a_category_exported_alone_imports_into_an_empty_bank_without_its_outside_links(run, tmp_path):
+    """The bundled alignment questions follow up on questions of other categories: those links
+    are left out, each reported, and everything else is imported."""
+    from prep.paths import bundled_bank_root
+
+    bundled = bundled_bank_root()
+    exported = run("export", "csv", "-c", "alignment", bank=bundled)
+    assert exported.exit_code == 0
+    (tmp_path / "alignment.csv").write_text(exported.stdout)
+    empty = tmp_path / "empty"
+    (empty / "questions").mkdir(parents=True)
+    result = run("import", str(tmp_path / "alignment.csv"), "-c", "alignment", "--json", bank=empty)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    source = load_bank(BankLocation(bundled, "option"))
+    alignment = [q for q in source.questions.values() if source.category_of[q.id] == "alignment"]
+    outside = {(q.id, f) for q in alignment for f in q.follow_ups if source.category_of[f] != "alignment"}
+    assert outside, "the test needs links to other categories"
+    assert {(d["question"], d["follow_up"]) for d in report["dropped_follow_ups"]} == outside
+    imported = load_bank(BankLocation(empty, "option"))
+    assert sorted(imported.questions) == sorted(q.id for q in alignment)
+    for q in alignment:  # the links inside the category stay
+        kept = [f for f in q.follow_ups if (q.id, f) not in outside]
+        assert list(imported.questions[q.id].follow_ups) == kept
+
+
+def test_a_dropped_follow_up_is_reported_at_its_line_with_a_suggestion(run, tmp_path, bank_dir):
+    write(tmp_path / "in.csv", "id,prompt,follow_ups\nnew-one,What is sequence parallelism?,dp-vs-mq\n")
+    result = run("import", str(tmp_path / "in.csv"), "-c", "parallelism")
+    assert result.exit_code == 0, result.output
+    assert (
+        f"{tmp_path / 'in.csv'}:2: follow-up 'dp-vs-mq' of new-one left out: not a question of the bank or "
+        "of this file; did you mean 'dp-vs-mp'?"
+    ) in result.stderr
+    assert load_bank(BankLocation(bank_dir, "option")).questions["new-one"].follow_ups == ()
 
 
 def test_skipped_rows_name_their_physical_line(run, tmp_path, bank_dir, monkeypatch):

@@ -39,6 +39,9 @@ class ImportResult:
     added: list[str] = field(default_factory=list)
     skipped: list[tuple[int, str]] = field(default_factory=list)  # (line, reason)
     renamed: list[tuple[int, str, str]] = field(default_factory=list)  # (line, id in the file, id given)
+    # (line, question, follow-up, "did you mean" or ""): links to questions neither in the bank nor
+    # in the file, left out
+    dropped: list[tuple[int, str, str, str]] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)  # questions an Anki note of prep's changed
     unchanged: list[str] = field(default_factory=list)  # ... and those it left as they were
     files: list[Path] = field(default_factory=list)
@@ -48,6 +51,9 @@ class ImportResult:
             "added": self.added,
             "skipped": [{"line": line, "reason": why} for line, why in self.skipped],
             "renamed": [{"line": line, "from": old, "to": new} for line, old, new in self.renamed],
+            "dropped_follow_ups": [
+                {"line": line, "question": qid, "follow_up": target} for line, qid, target, _ in self.dropped
+            ],
             "updated": self.updated,
             "unchanged": self.unchanged,
             "files": [display_path(p) for p in self.files],
@@ -81,7 +87,8 @@ def import_rows(
     result.skipped += planned.skipped
     added, id_map = _assign_ids(bank, planned.rows, result, retired, planned.prompts)
     questions = [
-        _question_item(row, qid, _follow_ups(source, row, qid, id_map, bank, problems)) for row, qid in added
+        _question_item(row, qid, _follow_ups(source, row, qid, id_map, bank, problems, result))
+        for row, qid in added
     ]
     if problems:
         raise ImportInvalid(source.file, problems)
@@ -163,27 +170,25 @@ def _assign_ids(
 
 
 def _follow_ups(
-    source: ImportFile, row: ImportRow, qid: str, id_map: dict[str, str], bank: Bank, problems: list[Problem]
+    source: ImportFile,
+    row: ImportRow,
+    qid: str,
+    id_map: dict[str, str],
+    bank: Bank,
+    problems: list[Problem],
+    result: ImportResult,
 ) -> list[str]:
-    """The row's follow-ups as ids of the bank after the import; unknown ones are problems (but
-    not those naming an invalid row of the file: that row's own problem is reported)."""
+    """The row's follow-ups as ids of the bank after the import. One naming a question that is
+    neither in the bank nor in the file (an export of one category links to others) is left
+    out and reported in *result*; one naming an invalid row of the file goes with that row."""
     resolved = []
     for index, target in enumerate(row.follow_ups):
         found = id_map.get(target) or (target if target in bank.questions else None)
-        where = f"follow_ups[{index}]"
         if found is None and target not in source.invalid_ids:
-            hint = did_you_mean(target, [*id_map, *bank.questions])
-            problems.append(
-                Problem(
-                    source.file,
-                    row.line,
-                    0,
-                    f"{target!r} is not a question of the bank or of "
-                    "this file" + (f"; {hint}" if hint else ""),
-                    where,
-                )
-            )
+            hint = did_you_mean(target, [*id_map, *bank.questions]) or ""
+            result.dropped.append((row.line, qid, target, hint))
         elif found == qid:
+            where = f"follow_ups[{index}]"
             problems.append(Problem(source.file, row.line, 0, "a question cannot follow up on itself", where))
         elif found is not None:
             resolved.append(found)

@@ -69,5 +69,9 @@ def import_file(
     echo(summary)
     notes = [(line, f"skipped: {reason}") for line, reason in result.skipped]
     notes += [(line, f"id {old!r} is taken; imported as {new!r}") for line, old, new in result.renamed]
+    notes += [
+        (line, f"follow-up {target!r} of {qid} left out: not a question of the bank or of this file{hint}")
+        for line, qid, target, hint in ((*d[:3], f"; {d[3]}" if d[3] else "") for d in result.dropped)
+    ]
     for line, note in sorted(notes):
         echo(f"{source.file}:{line}: {note}", err=True)
