@@ -47,6 +47,13 @@ class BankLocation:
         return str(root)
 
     @property
+    def read_only(self) -> bool:
+        """prep never writes here: the bundled bank inside the installed package, and the bundled
+        bank found by default (from a checkout of prep, its source: edited only when named with
+        --bank or $PREP_BANK)."""
+        return self.installed or self.origin == "bundled"
+
+    @property
     def installed(self) -> bool:
         """The bundled bank inside the installed package, however it was named (found, --bank,
         $PREP_BANK, a symlink, the working directory): an upgrade replaces it, so prep never
@@ -70,15 +77,31 @@ def bundled_bank_root() -> Path:
     return installed.parent.parent
 
 
+def source_checkout(folder: Path) -> bool:
+    """Whether *folder* is a checkout of prep's own source (its pyproject.toml names the project
+    prep): its questions/ are the bundled bank's source, not a bank of the user's own."""
+    try:
+        text = (folder / "pyproject.toml").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    import tomllib  # deferred: only a folder with both questions/ and pyproject.toml gets here
+
+    try:
+        return tomllib.loads(text).get("project", {}).get("name") == APP_NAME
+    except tomllib.TOMLDecodeError:
+        return False
+
+
 def find_bank(option: Path | None = None, cwd: Path | None = None) -> BankLocation:
-    """Resolve the bank directory: --bank, then $PREP_BANK, then ./questions, then bundled."""
+    """Resolve the bank directory: --bank, then $PREP_BANK, then ./questions (unless the folder
+    is a checkout of prep, whose questions/ are the bundled bank's source), then bundled."""
     if option is not None:
         location = BankLocation(Path(option).expanduser(), "option")
     elif os.environ.get(ENV_BANK):
         location = BankLocation(Path(os.environ[ENV_BANK]).expanduser(), "env")
     else:
         here = cwd or Path.cwd()
-        if (here / QUESTIONS_DIR).is_dir():
+        if (here / QUESTIONS_DIR).is_dir() and not source_checkout(here):
             return BankLocation(here, "cwd")
         return BankLocation(bundled_bank_root(), "bundled")
     if not location.root.is_dir():

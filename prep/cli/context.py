@@ -32,14 +32,23 @@ class AppContext:
     def writable_bank_location(self) -> paths.BankLocation:
         """The bank, for a command that changes it: never the copy inside the installed package."""
         location = self.bank_location()
-        if location.installed:
+        if location.read_only:
             from prep.errors import UsageError
 
+            hint = (
+                "run `prep init` to copy it to ./questions and ./answers, then run prep in that folder "
+                "(or point --bank / PREP_BANK at it)"
+            )
+            if location.installed:
+                raise UsageError(
+                    "the bundled bank is part of the installed package: changes there are lost when prep "
+                    "is upgraded or reinstalled",
+                    hint=hint,
+                )
             raise UsageError(
-                "the bundled bank is part of the installed package: changes there are lost when prep is "
-                "upgraded or reinstalled",
-                hint="run `prep init` to copy it to ./questions and ./answers, then run prep in that folder "
-                "(or point --bank / PREP_BANK at it)",
+                f"the bundled bank ({location.root}) is prep's source, changed only when "
+                "named with --bank or PREP_BANK",
+                hint=hint,
             )
         return location
 

@@ -73,6 +73,20 @@ def question_table(
     return table
 
 
+def bank_in_use(location) -> str:  # type: ignore[no-untyped-def]
+    """Which bank a command works on: "bundled", or the folder of a bank of one's own."""
+    from pathlib import Path
+
+    from prep.paths import QUESTIONS_DIR, source_checkout
+
+    if location.key != "bundled":
+        return f"Bank: {location.key}"  # the folder's absolute path
+    here = Path.cwd()
+    if location.origin == "bundled" and (here / QUESTIONS_DIR).is_dir() and source_checkout(here):
+        return "Bank: bundled (this checkout's questions/ are its source: --bank . drills and edits them)"
+    return "Bank: bundled"
+
+
 def prompt_panel(prompt: str, meta: Text, width: int, **panel: object) -> Panel:
     """The prompt in a panel, its details in the bottom border when they fit there; in a narrow
     terminal they go under the prompt instead, so nothing (the target time) is cut off."""

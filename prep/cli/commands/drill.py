@@ -160,13 +160,14 @@ def drill(
 
 
 def _opening(ui, started, bank, questions) -> None:  # type: ignore[no-untyped-def]
-    """What a drill says before its first card: that it follows the interview plan, or why
-    there is nothing to drill."""
+    """What a drill says before its first card: the bank it drills, that it follows the
+    interview plan, or why there is nothing to drill."""
     from prep import clock
-    from prep.cli.render import when_text
+    from prep.cli.render import bank_in_use, when_text
     from prep.cli.render_plan import plan_opening
     from prep.review.queue import due_outlook
 
+    ui.out.print(bank_in_use(bank.location), style="dim")
     if not questions:
         ui.out.print("No question matches these filters together (-c, --tag, --kind).")
     elif started.plan is not None:  # an interview ahead: the drill follows its plan
