@@ -286,7 +286,8 @@ def test_drill_follows_the_plan_while_the_interview_is_ahead(run, isolated_home,
     assert today["new"] == 4  # new questions follow from what is left, not from new_per_day
     result = run("drill", input="q\n", env=NOW)
     assert result.exit_code == 0
-    assert result.output.startswith(
+    assert result.output.splitlines()[0].startswith("Bank: ")  # the bank it drills, then the plan
+    assert result.output.splitlines()[1].startswith(
         "Following your interview plan: interview Thu 12 Mar, in 10 days. Today 0 reviews and 4 new"
     )
     assert "[1/4] new" in result.output
