@@ -306,7 +306,7 @@ def test_cram_and_mock_answers_are_kept_as_practice_and_travel_with_an_export(
         == 2
     )
     assert runner.invoke(app, base + ["state", "export"]).output == dump.read_text()
-    # Undoing a cram rating takes its practice answer back too.
+    # Undoing a cram rating takes the rating back, not the answer: it stays, unrated.
     run("drill", "--cram", "--category", "parallelism", "--limit", "1", input="kept\n\n1\nn\n", env=later)
     assert len(json.loads(run("history", "dp-vs-mp", "--json").output)) == 3
     run(
@@ -319,5 +319,5 @@ def test_cram_and_mock_answers_are_kept_as_practice_and_travel_with_an_export(
         input="undone\n\n1\nn\n\nu\n\nq\n",
         env=later,
     )
-    answers = [h["answer"] for h in json.loads(run("history", "dp-vs-mp", "--json").output)]
-    assert "kept" in answers and "undone" not in answers and len(answers) == 3
+    rows = [(h["answer"], h["rating"]) for h in json.loads(run("history", "dp-vs-mp", "--json").output)]
+    assert ("kept", "again") in rows and ("undone", None) in rows and len(rows) == 4
