@@ -91,7 +91,7 @@ def test_the_cap_lowers_only_and_never_makes_a_suggestion():
 def test_the_drill_shows_the_star_strip_under_the_grade(run, tmp_path):
     bank = behavioral_bank(tmp_path)
     answer = "Last year our pipeline broke. I fixed the loader. Things got better."
-    result = run("drill", "-c", "stories", input=f"{answer}\n\n\n", bank=bank)
+    result = run("drill", "-c", "stories", input=f"{answer}\n\n\nq\n", bank=bank)  # q: the Again is not asked
     assert result.exit_code == 0, result.output
     out = result.output
     assert out.index("/100") < out.index("STAR") < out.index("Rate:")  # under the key-point grade
