@@ -145,8 +145,10 @@ def tokenize(text: str, claim: bool = False) -> list[Token]:
         if not parts:
             continue
         following = matches[i + 1] if i + 1 < len(matches) else None
-        denies_pair = following is not None and _denying_pair(
-            word, following, text[match.end() : following.start()]
+        denies_pair = (
+            following is not None
+            and word.casefold() in DENYING_PAIRS
+            and _denying_pair(word, following, text[match.end() : following.start()])
         )
         if denies_pair:
             negation, parts = True, tuple((key, False) for key, _ in parts)

@@ -15,25 +15,43 @@ import re
 from bisect import bisect_right
 from functools import lru_cache
 
-from prep.grading.swaps import Thing, after_foil, names_in, opens
-from prep.text import CLAUSE_BREAK, Token, phrase_keys, sentence_start
+from prep.grading.swaps import Thing, acts, after_foil, governed, names_in
+from prep.text import CLAUSE_BREAK, Token, phrase_keys, sentence_start, stem
 
+_OPENER_KEYS = frozenset(stem(w) for w in ("only", "each", "every", "both", "all"))
 _HOME_SHARE = 0.6  # the clause must hold this share of the claim's own words (two at least)
 
 
 def bound_elsewhere(
     attempt: str, tokens: list[Token], span: tuple[int, int], phrasing: str, named: tuple[Thing, ...]
 ) -> str | None:
-    """The clause of *attempt* that says *phrasing* (found at character *span*) of another thing
-    than the one thing the phrasing opens with, or None."""
-    spans = names_in(phrasing, named)
-    own = {k for _, _, k in spans}
-    if len(own) != 1 or not opens(phrasing, spans[0][0]):
-        return None
-    keys = set(phrase_keys(phrasing)[0]) - {k for thing in named for k in thing.name}
-    said = [t for t in tokens if span[0] <= t.start and t.end <= span[1] and t.content and t.key in keys]
-    if not said:
-        return None
+    """The clause of *attempt* that says *phrasing* (found at character *span*), or a part of it
+    ("retrieve with the bi-encoder, then re-rank with the cross-encoder"), of another thing than
+    the one thing that part says acts; or None."""
+    name_keys = {k for thing in named for k in thing.name} | _OPENER_KEYS
+    for part in _PARTS.split(phrasing):
+        spans = names_in(part, named)
+        acting = {k for start, _, k in spans if acts(part, start)}
+        if len(acting) != 1 or len({k for _, _, k in spans}) > 1:
+            continue  # only a thing that acts is what a claim is about ("older GPUs lack BF16" is not)
+        keys = set(phrase_keys(part)[0]) - name_keys
+        said = [t for t in tokens if span[0] <= t.start and t.end <= span[1] and t.content and t.key in keys]
+        clause = _said_of_other(attempt, tokens, said, keys, acting, named) if said else None
+        if clause is not None:
+            return clause
+    return None
+
+
+def _said_of_other(
+    attempt: str,
+    tokens: list[Token],
+    said: list[Token],
+    keys: set[str],
+    own: set[int],
+    named: tuple[Thing, ...],
+) -> str | None:
+    """The clause holding most of the words *said* of a claim, when it (or, if it names no thing
+    and opens with them, the clause before it in its sentence) names another thing, not *own*."""
     bounds = _clauses(attempt)
     found: dict[int, set[str]] = {}
     for token in said:
@@ -47,13 +65,29 @@ def bound_elsewhere(
         if b <= start:
             break
         clause = attempt[a:b]
-        present = {k for s, _, k in names_in(clause, named) if not after_foil(clause, s)}
+        # The things the clause speaks of: "subtracting ... from the weights" is not about weights.
+        present = {
+            k for s, _, k in names_in(clause, named) if not after_foil(clause, s) and not governed(clause, s)
+        }
         if present:
-            return clause.strip(" ,;:") if not present & own else None
+            return clause.strip(" ,;:") if not present & own else None  # names only other things
         first = next((t for t in tokens if t.start >= a and t.content), None)
         if index != home or first is None or first.key not in keys:
             return None  # the clause has a subject of its own that names no thing
     return None
+
+
+def claim_parts(phrasing: str) -> tuple[str, ...]:
+    """The parts of a claim that are claims of their own ("the teacher is frozen; only the
+    student is updated"), when it has more than one; each with two content words at least."""
+    pieces = [p.strip() for p in _PARTS.split(phrasing) if p and p.strip()]
+    if len(pieces) < 2:
+        return ()
+    return tuple(p for p in pieces if len(phrase_keys(p)[0]) >= 2)
+
+
+# Where a claim's parts meet: "...; the target gets no gradients", "..., then re-rank them".
+_PARTS = re.compile(r";|,\s*(?:then|while|whereas|but)\b|\s+(?:then|while|whereas)\s+", re.IGNORECASE)
 
 
 @lru_cache(maxsize=256)

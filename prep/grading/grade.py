@@ -79,7 +79,10 @@ def grade(
         return _nothing_to_grade(len(matcher.tokens), elapsed_seconds)
     wrong = wrong_claims(question, with_points=mode == "key_points")
     right = [p for c in claims for p in c.phrasings]
-    matcher.prepare(right + wrong.phrasings(), frozenset(wrong.phrasings()) - frozenset(right))
+    parts = wrong.part_phrasings()  # prepared as claims: each looked for said the other way round
+    matcher.prepare(
+        right + parts + wrong.phrasings(), frozenset(wrong.phrasings()) - frozenset(right + parts)
+    )
     if mode == "key_points":
         firsts, other_names = subjects(question.prompt, tuple(c.text for c in claims))
         matcher.set_subjects(firsts, claims, other_names)

@@ -65,6 +65,7 @@ class Matcher:
         self._mine: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._order_cache: dict[tuple[str, int, int], float] = {}
         self._flips: tuple[np.ndarray, np.ndarray] | None = None
+        self.opposite = np.zeros((0, n), dtype=np.float32)  # claim words met by their opposite
 
     def prepare(self, phrasings: list[str], wrong: frozenset[str] = frozenset()) -> None:
         """Compute word similarities of every claim word against every attempt word at once."""
@@ -125,19 +126,12 @@ class Matcher:
         if self._polar:
             # A claim word met by its opposite ("raising" for "lower") is met with the other polarity.
             plain, negated = ~self.negated, self.negated
-            heads = np.array([t.head for t in self.tokens], dtype=bool)
-            hedged = np.array([t.hedged for t in self.tokens], dtype=bool)
-            strong = sim * (sim >= self.settings.root_similarity)  # a typo apart is too loose to turn
+            self.opposite = opposite
             by_polarity = np.concatenate(
                 [
                     np.maximum(sim, opposite),
                     np.maximum(sim * plain, opposite * negated),
                     np.maximum(sim * negated, opposite * plain),
-                    # For RefutingMatcher.contradicted: met where a negation starts (by the word or its
-                    # opposite), met by an opposite, and met with no negator earlier in its clause.
-                    np.maximum(strong, opposite) * heads,
-                    opposite,
-                    strong * ~hedged,
                 ]
             ).T
         else:

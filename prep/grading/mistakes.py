@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from prep.bank.schema import Claim, Question
-from prep.grading.binding import bound_elsewhere
+from prep.grading.binding import bound_elsewhere, claim_parts
 from prep.grading.point import PointResult
 from prep.grading.refuting import RefutingMatcher
 from prep.grading.settings import Settings
@@ -37,6 +37,7 @@ class WrongClaims:
     pitfalls: tuple[Claim, ...]
     exchanges: tuple[tuple[str, str, int, int], ...]  # (key point, exchanged, subject, incoming)
     turns: tuple[tuple[str, str, str], ...]  # (key point, turned, the opposite written in)
+    parts: dict[str, tuple[str, ...]]  # key point -> the parts of its phrasings, each said alone
 
     def phrasings(self) -> list[str]:
         return (
@@ -45,13 +46,20 @@ class WrongClaims:
             + [t[1] for t in self.turns]
         )
 
+    def part_phrasings(self) -> list[str]:
+        return [p for parts in self.parts.values() for p in parts]
+
 
 def wrong_claims(question: Question, with_points: bool) -> WrongClaims:
     """The pitfalls (with their cores), and with key points the key points exchanged and turned."""
     pitfalls = tuple(with_core(c) for c in question.pitfalls)
     if not with_points:
-        return WrongClaims(pitfalls, (), ())
-    return WrongClaims(pitfalls, role_exchanges(question), turned_points(question))
+        return WrongClaims(pitfalls, (), (), {})
+    parts = {
+        c.text: tuple(dict.fromkeys(part for p in (c.text, *c.aliases) for part in claim_parts(p)))
+        for c in question.key_points
+    }
+    return WrongClaims(pitfalls, role_exchanges(question), turned_points(question), parts)
 
 
 def find_mistakes(
@@ -71,7 +79,7 @@ def find_mistakes(
     return Mistakes(
         pitfalls=hits,
         swapped=_swaps(matcher, question, claims, results, wrong.exchanges, rivals),
-        contradicted=_contradictions(matcher, claims, results, wrong.turns, rivals, settings),
+        contradicted=_contradictions(matcher, question, claims, results, wrong, rivals, settings),
     )
 
 
@@ -118,22 +126,33 @@ def _swaps(
 
 def _contradictions(
     matcher: RefutingMatcher,
+    question: Question,
     claims: list[Claim],
     results: list[PointResult],
-    turns: tuple[tuple[str, str, str], ...],
+    wrong: WrongClaims,
     rivals: list[str],
     settings: Settings,
 ) -> tuple[PointResult, ...]:
     """Key points said the other way round: negated, or with a word turned into its opposite
-    (matcher.contradicted), or said in the words of the claim turned (turned.py)."""
+    (matcher.contradicted), in full or in one of their parts ("the teacher is frozen" of "the
+    teacher is frozen; only the student is updated"), said of the thing the part is about; or
+    said in the words of the claim turned (turned.py)."""
+    named = things(question.prompt, tuple(c.text for c in claims))
     found: dict[str, PointResult] = {}
     for claim, result in zip(claims, results):
         others = [p for c in claims if c is not claim for p in c.phrasings if p not in c.taught]
         credited = result.span if result.matched else None
-        hit = matcher.contradicted(claim, others, settings.contradiction_hit, credited)
-        if hit is not None:
-            found[claim.text] = hit
-    for point, variant, opposite in turns:
+        parts = wrong.parts.get(claim.text, ())
+        hit = matcher.contradicted(claim, others, settings.contradiction_hit, credited, parts)
+        said_elsewhere = (
+            hit is not None
+            and hit.span
+            and hit.phrasing
+            and bound_elsewhere(matcher.attempt, matcher.tokens, hit.span, hit.phrasing, named)
+        )
+        if hit is not None and not said_elsewhere:  # said of another thing: not a denial of this one
+            found[claim.text] = replace(hit, text=claim.text)
+    for point, variant, opposite in wrong.turns:
         if point in found or (hit := matcher.pitfall(Claim(text=variant), rivals)) is None:
             continue
         if opposite in matcher.keys_in(hit.span):  # type: ignore[arg-type]

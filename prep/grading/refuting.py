@@ -52,21 +52,28 @@ class RefutingMatcher(Matcher):
         return None
 
     def contradicted(
-        self, claim: Claim, rivals: list[str], threshold: float, credited: tuple[int, int] | None = None
+        self,
+        claim: Claim,
+        rivals: list[str],
+        threshold: float,
+        credited: tuple[int, int] | None = None,
+        parts: tuple[str, ...] = (),
     ) -> PointResult | None:
         """The claim said the other way round: a stretch that says its words (*threshold* of them
         or more, and as much of those not turned), an odd number of them turned: negated where
         the claim says them plainly, or met by their opposite ("raising the temperature sharpens"
         for "a lower temperature sharpens"), or said plainly where the claim denies them. Not
         when that sentence also says the claim as fully with its own polarity, nor when those
-        words say one of *rivals* (phrasings of other key points) as closely in word order."""
+        words say one of *rivals* (phrasings of other key points) as closely in word order.
+        *parts*: parts of the claim's phrasings, each looked for on its own too; *credited*: where
+        the claim was credited, if it was (said right in another sentence, it is not denied)."""
         if not self.tokens or not self._polar:
             return None
         _, lo, hi, _ = self._all_coverage()
         raw, suspect = self._flips  # type: ignore[misc]
         subject = self._subject_of.get(claim.text)
-        for phrasing in claim.phrasings:
-            if phrasing in claim.taught or phrasing not in self.layout.place:
+        for phrasing in (claim.text, *claim.aliases, *parts):
+            if phrasing not in self.layout.place:
                 continue
             a, b = self._slice_of(phrasing)
             row = self.layout.place[phrasing]
@@ -101,16 +108,23 @@ class RefutingMatcher(Matcher):
         phrasing an odd number of times (turned twice is said the same way: "too short to hide"
         the gathers of a small micro-batch says what "a larger micro-batch overlaps them" says)
         and say enough of its other words; else nothing."""
-        k, row, rows = len(self.layout.keys), self.layout.place[phrasing], self.layout.rows[phrasing]
-        level = int(np.log2(stop - start))
-        best = np.maximum(self._table[level, start], self._table[level, stop - (1 << level)]) > 0
-        said, _, _, heads, opposite, free = (best[i * k : (i + 1) * k][rows] for i in range(6))
-        # Each turn: a negation of the claim's that the stretch says the word it denies, one of
-        # the stretch's that starts at a word of the claim, and an opposite of a claim word; a
-        # word also said plainly is said both ways and turns nothing. "Does not lower" is turned
-        # twice, as is "don't expect equality" for "expect differences".
-        denied = said & (self.layout.negated_heads[row, rows] > 0)
-        turns = denied.astype(int) + (heads & ~free) + (opposite & ~free)
+        row, rows = self.layout.place[phrasing], self.layout.rows[phrasing]
+        sim, opposite = self.sim[rows, start:stop], self.opposite[rows, start:stop]
+        strong = sim >= np.float32(self.settings.root_similarity)  # a typo apart is too loose to turn
+        tokens = self.tokens[start:stop]
+        heads = np.array([t.head for t in tokens], dtype=bool)
+        hedged = np.array([t.hedged for t in tokens], dtype=bool)
+        said = ((sim > 0) | (opposite > 0)).any(axis=1)
+        free = (strong & ~hedged).any(axis=1)  # met with no negator earlier in its clause
+        opposite = (opposite > 0).any(axis=1)
+        # met where a negation starts, by the word or its opposite
+        heads = ((strong | (self.opposite[rows, start:stop] > 0)) & heads).any(axis=1)
+        # Each turn: a word the claim denies first said plainly (no negator before it in its
+        # clause), one it says plainly met where a negation of the stretch starts, and an opposite
+        # of a claim word; a word also said plainly is said both ways and turns nothing. "Does
+        # not lower" is turned twice, as is "don't expect equality" for "expect differences".
+        denies = self.layout.negated_heads[row, rows] > 0
+        turns = (denies & free & ~heads).astype(int) + (~denies & heads & ~free) + (opposite & ~free)
         turned = turns > 0
         weights = self.layout.weights[row, rows]
         rest = float(weights @ ~turned)

@@ -20,7 +20,7 @@ from prep.text import name_key, phrase_keys
 from prep.vocabulary import STOPWORDS
 
 # Words that open a claim before the name of what it is about: "the worker", "each worker".
-_OPENERS = frozenset("the a an each every both all its their this these that those one".split())
+_OPENERS = frozenset("the a an each every both all its their this these that those one only".split())
 _LONGEST_NAME = 3  # written words
 _MOST_THINGS = 4  # more names than this is a list of topics, not things with roles
 _WORD = re.compile(r"[^\W_](?:[\w'’\-./]*[^\W_])?")
@@ -131,6 +131,35 @@ def exchanged(phrasing: str, named: tuple[Thing, ...]) -> tuple[tuple[str, int, 
 def opens(phrasing: str, start: int) -> bool:
     """Whether a name written at *start* opens the claim (after "the", "each" ...)."""
     return all(w.casefold() in _OPENERS for w in _WORD.findall(phrasing[:start]))
+
+
+def acts(text: str, start: int) -> bool:
+    """Whether a name written at text[start:end] is what a claim or clause says acts: it opens it
+    (after "the", "and", "while" ...), or is the agent or instrument of its verb ("re-rank them
+    with the cross-encoder", "produced by the critic"); not its object ("older GPUs lack BF16",
+    "divide by sqrt(d)")."""
+    before = [w.casefold() for w in _WORD.findall(text[:start])]
+    while before and (before[-1] in _OPENERS or (before[-1] in _JOINS and len(before) == 1)):
+        before.pop()
+    if not before:
+        return True
+    if before[-1] == "by":  # the agent of a passive verb, not a divisor or a means
+        return len(before) > 1 and before[-2].endswith(("ed", "en"))
+    return before[-1] in _AGENTS
+
+
+def governed(text: str, start: int) -> bool:
+    """Whether a name written at *start* is the object of a preposition other than an agent's
+    ("from the weights", "into the target"): a thing the clause is not about."""
+    before = [w.casefold() for w in _WORD.findall(text[:start])]
+    while before and before[-1] in _OPENERS:
+        before.pop()
+    return bool(before) and before[-1] in _PREPOSITIONS and not acts(text, start)
+
+
+_PREPOSITIONS = frozenset("from to into onto of on in at for over under through across between".split())
+_AGENTS = frozenset({"with", "using", "via"})
+_JOINS = frozenset({"and", "while", "whereas", "but", "so", "then", "because", "since", "when"})
 
 
 @lru_cache(maxsize=4096)
