@@ -62,6 +62,12 @@ def test_grade_json_adds_the_structure_of_a_behavioral_answer(run, tmp_path):
     # Not for a technical question.
     technical = run("grade", "dp-vs-mp", "-a", "each GPU holds a full replica of the model", "--json")
     assert "structure" not in json.loads(technical.output)
+    # Without --json, the strip follows the grade.
+    report = run("grade", "slow-operator", "-a", WOULD, bank=bank).output
+    assert "STAR  ✗ situation  ✗ task  ✓ action" in report and "· weak" in report
+    assert (
+        report.index("STAR") < report.index("what you would do, not what you did") < report.index("suggested")
+    )
 
 
 def test_a_weak_story_is_suggested_hard_at_best(tmp_path):

@@ -25,9 +25,9 @@ ADVICE = {
 
 def star_parts(structure: Structure) -> Text:
     """'STAR  ✓ situation  ✓ task  ✓ action  ✗ result  · weak'"""
-    line = Text("STAR ", style="bold")
+    line = Text("STAR", style="bold")
     for part, present in structure.parts.items():
-        line.append(f" ✓ {part}" if present else f" ✗ {part}", style="green" if present else "red")
+        line.append(f"  ✓ {part}" if present else f"  ✗ {part}", style="green" if present else "red")
     line.append("  · ")
     line.append(structure.verdict, style=STRUCTURE_STYLE.get(structure.verdict, ""))
     return line

@@ -100,6 +100,11 @@ def grade(
             numbers={point.text: n for n, point in enumerate(question.key_points, 1)},
         )
     )
+    if result.grade.structure is not None:
+        from prep.cli.render_star import star_strip
+        from prep.review.session import spoken_seconds
+
+        console().print(star_strip(result.grade.structure, question.target_seconds, spoken_seconds(answer)))
     if result.grade.rating is None:
         echo("no suggested rating: the words cannot tell (tick the points you covered in a drill, or rate)")
     else:
