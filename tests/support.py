@@ -162,8 +162,7 @@ def spawn_prep(bank_dir: Path, state_file: Path, *args: str, env: dict, **option
         env=env,
         encoding="utf-8",
         timeout=20,
-        dimensions=(50, 110),
-        **options,
+        **{"dimensions": (50, 110), **options},
     )
 
 

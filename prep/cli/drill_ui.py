@@ -11,11 +11,11 @@ import sys
 import time
 from typing import Literal, TextIO
 
-from rich.console import Console
-from rich.panel import Panel
+from rich.console import Console, RenderableType
 from rich.text import Text
 
 from prep.bank.schema import Question
+from prep.cli import answer_panel
 from prep.cli.keys import read_key
 from prep.cli.output import console, echo
 from prep.cli.plain import counted
@@ -55,6 +55,7 @@ class ConsoleUI:
         self._started = time.monotonic()
         self._editor = editor
         self._toggles: list[str] = []  # the numbers given with a scripted "t 2 4"
+        self._whole_answer: RenderableType | None = None  # the prepared answer, when it was cut
 
     # --- output -------------------------------------------------------------------------
 
@@ -95,48 +96,61 @@ class ConsoleUI:
     def show_grade(
         self, question: Question, graded: Grade | None, answer: str, elapsed: float | None
     ) -> None:
-        stored = self.session.bank.answers.get(question.id)
-        target = question.target_seconds
+        """The time taken, the grade (or the key points, when nothing was graded), then the
+        prepared answer: on a terminal, cut to the room left so that the grade stays in view."""
+        shown: list[RenderableType] = []
         if answer.strip():
-            spoken = spoken_seconds(answer)
-            typed = (
-                f"{elapsed:.0f}s typed ({'within' if elapsed <= target else 'over'} the {target}s target) · "
-                if elapsed is not None
-                else f"target {target}s · "
-            )
-            self.out.print(
-                f"⏱  {typed}about {spoken:.0f}s spoken ({counted(len(answer.split()), 'word')})", style="dim"
-            )
+            shown.append(Text(_timing(answer, elapsed, question.target_seconds), style="dim"))
         if graded is not None:
-            self.out.print(grade_report(graded))
+            shown.append(grade_report(graded))
             if graded.structure is not None:
-                self.out.print(star_strip(graded.structure, target, spoken_seconds(answer)))
+                shown.append(star_strip(graded.structure, question.target_seconds, spoken_seconds(answer)))
         else:
-            self._reveal(question)
-        if stored:
-            label = "Your prepared answer" if stored.source == "own" else "Model answer"
-            if self.interactive:
-                self.out.print(
-                    Panel(Text(stored.answer), title=label, title_align="left", border_style="blue")
-                )
-            else:
-                self.out.print(f"{label}:\n{stored.answer}")
+            shown += self._revealed(question)
+        for part in shown:
+            self.out.print(part)
+        self._whole_answer = None
+        stored = self.session.bank.answers.get(question.id)
+        if not stored:
+            return
+        label = "Your prepared answer" if stored.source == "own" else "Model answer"
+        if not self.interactive:
+            self.out.print(f"{label}:\n{stored.answer}")
+            return
+        panel, cut = answer_panel.fitted(self.out, label, stored.answer, answer_panel.height(self.out, shown))
+        self.out.print(panel)
+        if cut:
+            self._whole_answer = answer_panel.whole(label, stored.answer)
 
-    def _reveal(self, question: Question) -> None:
+    def _revealed(self, question: Question) -> list[RenderableType]:
+        parts: list[RenderableType] = []
         if not question.key_points and question.id not in self.session.bank.answers:
-            self.out.print(
-                "Nothing to grade against: this question has no key points and no prepared answer. "
-                "Rate yourself (prep edit adds key points).",
-                style="dim",
+            parts.append(
+                Text(
+                    "Nothing to grade against: this question has no key points and no prepared answer. "
+                    "Rate yourself (prep edit adds key points).",
+                    style="dim",
+                )
             )
         if question.key_points:
-            self.out.print("Key points:", style="bold")
-            for point in question.key_points:
-                self.out.print(f"  • {point.text}")
+            parts.append(Text("Key points:", style="bold"))
+            parts += [Text(f"  • {point.text}") for point in question.key_points]
         if question.pitfalls:
-            self.out.print("Don't say:", style="bold red")
-            for pitfall in question.pitfalls:
-                self.out.print(f"  ✗ {pitfall.text}")
+            parts.append(Text("Don't say:", style="bold red"))
+            parts += [Text(f"  ✗ {pitfall.text}") for pitfall in question.pitfalls]
+        return parts
+
+    def _read_whole_answer(self) -> None:
+        """`a`: the prepared answer that was cut, whole, in the pager (on standard error with
+        --json, whose standard output holds the summary alone)."""
+        if self._whole_answer is None:
+            self.notify("the prepared answer is shown whole above")
+            return
+        if self.out.stderr:
+            self.out.print(self._whole_answer)
+            return
+        with self.out.pager(styles=False):  # less shows escape codes as text without -R
+            self.out.print(self._whole_answer)
 
     # --- input --------------------------------------------------------------------------
 
@@ -178,6 +192,8 @@ class ConsoleUI:
         default = f"Enter = {suggested}" if suggested else "choose 1-4" + (" or t" if can_tick else "")
         # Without a grade (flip mode, an empty answer) there are no grader's ticks to correct.
         keys = KEYS_HELP if can_tick else KEYS_HELP.replace("t tick points  ", "")
+        if self._whole_answer is not None:
+            keys = keys.replace("e edit", "a answer  e edit")
         while True:
             self.out.print(f"Rate: {keys}  ({default})", style="bold" if self.interactive else "")
             key = self._key()
@@ -193,6 +209,9 @@ class ConsoleUI:
                 continue
             if key in ("u", "s", "e"):
                 return Choice({"u": "undo", "s": "skip", "e": "edit"}[key])  # type: ignore[arg-type]
+            if key == "a" and self.interactive:
+                self._read_whole_answer()
+                continue
             if key.split()[:1] == ["t"]:
                 self._toggles = key.split()[1:]
                 return Choice("teach")
@@ -330,6 +349,16 @@ def _line_editing() -> None:
         import readline  # noqa: F401  (importing it is what enables it)
     except ImportError:  # pragma: no cover - Python built without readline
         pass
+
+
+def _timing(answer: str, elapsed: float | None, target: int) -> str:
+    """How long the answer took to type, against the target, and how long it would take to say."""
+    typed = (
+        f"{elapsed:.0f}s typed ({'within' if elapsed <= target else 'over'} the {target}s target) · "
+        if elapsed is not None
+        else f"target {target}s · "
+    )
+    return f"⏱  {typed}about {spoken_seconds(answer):.0f}s spoken ({counted(len(answer.split()), 'word')})"
 
 
 def _unfinished_line() -> str:
