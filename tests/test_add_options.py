@@ -3,11 +3,13 @@ else (for add it still means --key-point, deprecated, for one release)."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
 from prep.bank.load import load_bank
+from prep.bank.naming import make_id
 from prep.paths import BankLocation
 
 
@@ -128,3 +130,16 @@ def test_dash_k_is_kind_elsewhere(run, command):
         assert '"id": "biggest-failure"' in result.stdout and "dp-vs-mp" not in result.stdout
     else:
         assert "-k, --kind KIND" in result.stdout
+
+
+def test_prompts_in_another_script_get_ids_of_their_own_not_question_and_question_2(run, bank_dir):
+    """A prompt with no Latin letters is named by a short hash of its words; accents are dropped."""
+    ids = []
+    for prompt in ("什么是张量并行？", "什么是流水线并行？", "Qu'est-ce que la rétropropagation ?"):
+        result = run("add", "-c", "parallelism", "-p", prompt, "--json")
+        assert result.exit_code == 0, result.output
+        ids.append(json.loads(result.output)["id"])
+    assert ids[0] != ids[1] and all(re.fullmatch(r"q-[0-9a-f]{8}", i) for i in ids[:2]), ids
+    assert "retropropagation" in ids[2].split("-"), ids
+    again = make_id("什么是张量并行？", set())
+    assert again == ids[0]  # the same prompt, the same id: nothing random in it

@@ -13,7 +13,7 @@ from prep.bank.load import load_bank
 from prep.exchange.cram import cram_sheet, md_inline
 from prep.paths import BankLocation
 
-from .support import write
+from .support import GOOD, write
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -145,6 +145,17 @@ def test_export_cram_weakest_first(run, tmp_path):
     assert result.exit_code == 0, result.output
     assert result.output.count("### ") == 2
     assert "What do the three ZeRO stages shard?" not in result.output  # rated Easy: not weak
+
+
+def test_export_cram_weakest_puts_never_seen_questions_before_one_just_rated_easy(run, bank_dir):
+    """Nothing is weaker than a question never seen: the sheet of the weakest does not keep a
+    question just rated Easy while unseen ones are left out."""
+    env = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
+    run("drill", "--category", "parallelism", "--limit", "1", input=f"{GOOD}\n\n4\nn\nq\n", env=env)
+    result = run("export", "cram", "--weakest", "3", env=env)
+    assert result.exit_code == 0, result.output
+    assert result.output.count("### ") == 3
+    assert "What is the difference between data parallelism and model parallelism?" not in result.output
 
 
 def test_export_cram_due(run):

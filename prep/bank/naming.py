@@ -5,7 +5,9 @@ the state layer checks ids, with these."""
 
 from __future__ import annotations
 
+import hashlib
 import re
+import unicodedata
 
 from prep.errors import UsageError
 
@@ -54,9 +56,14 @@ def make_id(
             )
         return wanted
     taken = taken | retired
-    words = re.findall(r"[a-z0-9]+", re.sub(r"['’]s?\b", "", prompt.lower()))  # "what's" is "what"
-    meaningful = [w for w in words if w not in _ID_STOPWORDS] or words or ["question"]
-    base = "-".join(meaningful[:6])[:60].strip("-")
+    # Accents off first ("rétropropagation" is "retropropagation"); "what's" is "what".
+    plain = unicodedata.normalize("NFKD", prompt.lower()).encode("ascii", "ignore").decode()
+    words = re.findall(r"[a-z0-9]+", re.sub(r"['’]s?\b", "", plain))
+    meaningful = [w for w in words if w not in _ID_STOPWORDS] or words
+    if meaningful:
+        base = "-".join(meaningful[:6])[:60].strip("-")
+    else:  # a prompt in another script (Chinese, Cyrillic): named by a short hash of its words
+        base = "q-" + hashlib.sha1(prompt_key(prompt).encode()).hexdigest()[:8]
     candidate, n = base, 2
     while candidate in taken:
         candidate, n = f"{base}-{n}", n + 1

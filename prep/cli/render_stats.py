@@ -76,7 +76,8 @@ def stats_view(data: dict, width: int = 100) -> Group:  # type: ignore[type-arg]
 
 
 def _category_table(categories: list, width: int) -> Table:  # type: ignore[type-arg]
-    """Categories, weakest first: every figure whole, and the titles get the width that is left."""
+    """Categories, weakest first: every figure whole, and the titles get the width that is left
+    (over two lines where they need it)."""
     # How often the user overrode the grader, once they have taught it: it shows the grader improve.
     taught = any(c["overrides"]["taught_questions"] for c in categories)
     headers = ("questions", "seen", "recall", "pass", "score", "lapses", "overrode")[: 7 if taught else 6]
@@ -102,7 +103,8 @@ def _category_table(categories: list, width: int) -> Table:  # type: ignore[type
     table = Table(
         title="By category, weakest first", box=box.SIMPLE_HEAD, title_justify="left", show_edge=False
     )
-    table.add_column("category", no_wrap=True, overflow="ellipsis", max_width=max(room, 4))
+    # Too long for the room left, a title goes on to a second line: it is never cut.
+    table.add_column("category", overflow="fold", max_width=max(room, 4))
     for header, figure in zip(headers, figures):
         table.add_column(header, justify="right", no_wrap=True, min_width=figure)
     for c, row in zip(categories, rows):

@@ -96,7 +96,9 @@ def cram_questions(
             if category_of is not None:
                 chosen = _weakest_category_first(chosen, recall, category_of)
         elif selection.weakest is not None:
-            chosen = weakest_first(chosen, store.cards(), scheduler, now)[: selection.weakest]
+            chosen = weakest_first(chosen, store.cards(), scheduler, now, unseen_first=True)[
+                : selection.weakest
+            ]
     return chosen + asks
 
 

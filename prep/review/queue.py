@@ -73,10 +73,16 @@ def build_queue(
 
 
 def weakest_first(
-    questions: Sequence[Question], cards: dict[str, CardState], scheduler: Scheduler, now: datetime
+    questions: Sequence[Question],
+    cards: dict[str, CardState],
+    scheduler: Scheduler,
+    now: datetime,
+    *,
+    unseen_first: bool = False,
 ) -> list[Question]:
     """Reviewed questions by lowest recall probability now, then lowest stability, then most
-    lapses; unseen ones last.
+    lapses; unseen ones last (a cram drill goes over what was learned), or first with
+    *unseen_first* (a cram sheet of the weakest: nothing is weaker than a question never seen).
 
     FSRS counts elapsed time in whole days, so every card reviewed today has a recall
     probability of 1; among those, stability is what tells the card failed an hour ago from
@@ -85,8 +91,8 @@ def weakest_first(
     def weakness(q: Question) -> tuple:
         card = cards.get(q.id)
         if card is None:
-            return (1, 0.0, 0.0, 0)
-        return (0, scheduler.retrievability(card, now), card.stability or 0.0, -card.lapses)
+            return (0 if unseen_first else 2, 0.0, 0.0, 0)
+        return (1, scheduler.retrievability(card, now), card.stability or 0.0, -card.lapses)
 
     return sorted(questions, key=weakness)
 
