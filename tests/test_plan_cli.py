@@ -58,6 +58,11 @@ def test_the_plan_says_how_many_questions_never_seen_it_cannot_reach(run):
     )
     data = json.loads(run("plan", "--json", env=NOW).output)
     assert reached == sum(day["new"] for day in data["days"]) < unseen == data["unseen"]
+    reviews = sum(day["reviews"] for day in data["days"])
+    assert text.splitlines()[text.splitlines().index(line) + 1] == (
+        f"Its minutes go to first answers, with {f'{reviews} reviews in all' if reviews else 'no review'}: "
+        "a first answer raises recall on the day more than a review does"
+    )
     run("plan", "--interview", "+10d", "--minutes", "120", "--save", env=NOW)
     assert "stay unseen" not in run("plan", env=NOW).output  # time enough for all of them
 

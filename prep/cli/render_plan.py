@@ -129,14 +129,19 @@ def plan_lines(
 
 
 def _unreached(plan: Plan) -> list[str]:
-    """A line when the minutes a day cannot introduce every question never seen before the day."""
+    """Lines when the minutes a day cannot introduce every question never seen before the day:
+    how many they reach, and that the minutes go to first answers rather than reviews."""
     introduced = sum(len(day.new) for day in plan.days)
     left = plan.unseen - introduced
     if plan.days_left <= 0 or left <= 0:
         return []
+    reviews = sum(len(day.reviews) for day in plan.days)
+    planned = f"{_counted(reviews, 'review')} in all" if reviews else "no review"
     return [
         f"At {plan.minutes_per_day} minutes a day the plan reaches {introduced} of the {plan.unseen} "
-        f"questions never seen; {left} stay unseen (more --minutes, or fewer questions with -c or --tag)"
+        f"questions never seen; {left} stay unseen (more --minutes, or fewer questions with -c or --tag)",
+        f"Its minutes go to first answers, with {planned}: a first answer raises recall on the day "
+        "more than a review does",
     ]
 
 

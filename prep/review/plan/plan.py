@@ -10,7 +10,8 @@ explains the method and why.
 from __future__ import annotations
 
 import gc
-from collections import Counter
+import heapq
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from prep.review.plan.search import Planner
-from prep.review.plan.value import Card
+from prep.review.plan.value import Card, outcome
 
 if TYPE_CHECKING:
     from prep.bank.cache import IndexRow
@@ -200,7 +201,11 @@ def _make_plan(data: PlanInput, model: MemoryModel) -> Plan:
     budget = [data.minutes_per_day * 60.0] * horizon
     if horizon:
         budget[0] = max(0.0, budget[0] - data.spent_today * 60.0)
-    order = _intro_order(scan)
+    # What an introduction is worth on the day, with no review after it: what a category gains
+    # by one more of its questions, in the order of introductions.
+    order = _intro_order(
+        scan, outcome(model, Card(1.0), (0,), horizon, data.first_fail).recall if horizon else 0
+    )
     planner = Planner(model, scan.seen, horizon, budget, data.first_fail)
     if horizon:
         planner.introduce(order)
@@ -245,21 +250,33 @@ def _seconds(own: float | None, target: float) -> float:
     return max(own, target * MIN_SHARE_OF_TARGET) if own else float(target)
 
 
-def _intro_order(scan: _Scan) -> list[tuple[str, float]]:
-    """Unseen questions (id, seconds per answer), weakest category first (lowest mean recall
-    on the day, in quarters, an unseen question counting 0), in bank order within a category.
-    Categories equally weak take turns, one question each, so a short plan covers all of them a
-    little rather than the first few in full."""
-    rank = {category: i for i, category in enumerate(scan.figures)}
-    # Weakness in quarters of recall: a category a few questions into its preparation is as weak
-    # as one not started, and takes its turns with them.
-    weakness = {category: int(4 * f[2] / f[0]) for category, f in scan.figures.items()}
-    turn: Counter[str] = Counter()
-    keyed = []
+def _intro_order(scan: _Scan, value: float) -> list[tuple[str, float]]:
+    """Unseen questions (id, seconds per answer) in the order they are introduced: the next one
+    always of the category weakest on the day so far, its recall now (an unseen question
+    counting 0) plus *value* for each of its questions already in the order, over its number of
+    questions. Categories equally weak take turns, in bank order; a category's own questions
+    come in bank order. A category a few questions into its preparation waits only until the
+    others have caught up with it, and a plan that cannot introduce every question leaves out
+    the last ones of every category alike, never one category's whole remainder."""
+    waiting: dict[str, deque[tuple[str, float]]] = {}
     for qid, category, seconds in scan.unseen:
-        keyed.append(((weakness[category], turn[category], rank[category]), qid, seconds))
-        turn[category] += 1
-    return [(qid, seconds) for _key, qid, seconds in sorted(keyed, key=itemgetter(0))]
+        waiting.setdefault(category, deque()).append((qid, seconds))
+    heap = [
+        (figures[2] / figures[0], rank, category)
+        for rank, (category, figures) in enumerate(scan.figures.items())
+        if category in waiting
+    ]
+    heapq.heapify(heap)
+    order = []
+    while heap:
+        level, rank, category = heap[0]
+        left = waiting[category]
+        order.append(left.popleft())
+        if left:
+            heapq.heapreplace(heap, (level + value / scan.figures[category][0], rank, category))
+        else:
+            heapq.heappop(heap)
+    return order
 
 
 def _result(data: PlanInput, scan: _Scan, planner: Planner) -> Plan:
