@@ -246,10 +246,15 @@ def test_one_quick_answer_does_not_make_a_question_look_free():
     assert quick.days[0].new == ["q"] and quick.days[0].seconds >= 15.0  # a quarter of its 60 s at least
 
 
-def test_minutes_already_spent_today_come_off_todays_budget():
+def test_what_was_answered_today_is_progress_not_a_smaller_share():
+    """Today's part is planned with the whole day's minutes; what was answered of it today
+    (and the minutes it took) is progress through it: the rest is what is left."""
     fresh = _plan(_items(200), days=10, minutes=30)
-    later = _plan(_items(200), days=10, minutes=30, spent_today=25)
-    assert fresh.days[0].minutes > 20 and later.days[0].minutes <= 5
+    answered = frozenset(fresh.days[0].new[:5])
+    later = _plan(_items(200), days=10, minutes=30, spent_today=25, done=answered)
+    assert later.days[0].new == fresh.days[0].new and fresh.days[0].minutes > 20
+    reviews, new = later.today_ids()
+    assert reviews == [] and new == fresh.days[0].new[5:] and later.share() == fresh.share()
 
 
 def test_on_the_day_and_after_there_is_nothing_to_plan():

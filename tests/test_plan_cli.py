@@ -338,7 +338,9 @@ def test_a_question_failed_in_a_session_quit_early_comes_back_in_the_next_one(ru
     nxt = json.loads(run("next", "--json", env=later).output)
     assert nxt["due"] == 1 and nxt["next"]["id"] == failed and nxt["next"]["reason"] == "due", nxt
     again = run("drill", "--json", input="q\n", env=later)
-    assert "Today 1 review and 3 new" in again.output and "[1/4] due" in again.output
+    assert "Today 0 reviews and 4 new, about 7 of 30 minutes, 1 of them answered;" in again.output
+    assert "First 1 question answered before and due again." in again.output
+    assert "[1/4] due" in again.output
 
 
 def test_the_opening_line_says_how_much_of_the_plan_a_capped_session_asks(run):

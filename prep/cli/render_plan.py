@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from prep.bank.cache import IndexRow
     from prep.config import InterviewConfig
-    from prep.review.plan import Plan, PlanDay
+    from prep.review.plan import Plan, PlanDay, Progress
     from prep.review.queue import QueueItem
 
 NO_DATE = (
@@ -131,8 +131,8 @@ def plan_lines(
 def _unreached(plan: Plan) -> list[str]:
     """Lines when the minutes a day cannot introduce every question never seen before the day:
     how many they reach, and that the minutes go to first answers rather than reviews."""
-    introduced = sum(len(day.new) for day in plan.days)
-    left = plan.unseen - introduced
+    left = plan.questions - len(plan.recall_planned)  # never seen, and never reached by the plan
+    introduced = plan.unseen - left
     if plan.days_left <= 0 or left <= 0:
         return []
     reviews = sum(len(day.reviews) for day in plan.days)
@@ -213,24 +213,53 @@ def risk_lines(plan: Plan, prompts: Mapping[str, str], width: int) -> list[str]:
 
 
 def plan_opening(plan: Plan, queue: Sequence[QueueItem]) -> str:
-    """The line a drill that follows the plan starts with (or says there is nothing left): today's
-    part of the plan, and how much of it this session asks when --new or --limit cut it."""
+    """The line a drill that follows the plan starts with (or says there is nothing left):
+    today's part of the plan, as it was set when the day began, how much of it is answered, the
+    questions due again first, and how much this session asks when --new or --limit cut it."""
     today = plan.days[0] if plan.days else None
-    planned = {*today.reviews, *today.new} if today else set()
-    extra = sum(1 for item in queue if item.question_id not in planned)  # failed earlier, due again
-    reviews = (len(today.reviews) if today else 0) + extra
-    new = len(today.new) if today else 0
+    share = plan.share()
+    answered = sum(1 for qid in share if qid in plan.done)
+    left = len(share) - answered
+    pending = set(share) - plan.done
+    again = sum(1 for item in queue if item.question_id not in pending)  # answered before, due again
     if not queue:
-        if reviews + new:
-            return (
-                f"Nothing to ask: --new or --limit leaves none of today's {reviews + new} planned questions."
-            )
-        return "Nothing left in today's plan. `prep plan` shows the days ahead; --cram drills anyway."
+        if left:
+            still = " still to answer" if answered else ""
+            return f"Nothing to ask: --new or --limit leaves none of today's {left} planned questions{still}."
+        done = f": all {len(share)} answered" if share else ""
+        return f"Nothing left in today's plan{done}. `prep plan` shows the days ahead; --cram drills anyway."
+    reviews, new = (len(today.reviews), len(today.new)) if today else (0, 0)
     minutes = f", about {today.minutes:.0f} of {plan.minutes_per_day} minutes" if today else ""
-    session = f" This session asks {len(queue)} of them." if len(queue) < reviews + new else ""
+    progress = f", {answered} of them answered" if answered else ""
+    first = f" First {_counted(again, 'question')} answered before and due again." if again else ""
+    session = f" This session asks {len(queue)} of them." if len(queue) < left + again else ""
     return (
         f"Following your interview plan: interview {day_label(plan.interview, plan.today)}, in "
         f"{_counted(plan.days_left, 'day')}. Today {_counted(reviews, 'review')} and {new} new"
-        f"{minutes}; expected recall on the day {_percent(plan.expected_with_plan)} if you keep to it."
-        f"{session}"
+        f"{minutes}{progress}; expected recall on the day {_percent(plan.expected_with_plan)} if you "
+        f"keep to it.{first}{session}"
     )
+
+
+def plan_closing(selected: Progress, whole: Progress | None, selection: str) -> str:
+    """Where a session that followed the plan leaves today's part of it. *whole*: for a drill of
+    some of the bank's questions (*selection*, such as "-c inference"), the whole bank's part."""
+    which = f" for {selection}" if whole else ""
+    if selected.left:
+        text = (
+            f"Interview plan{which}: {selected.answered} of today's {_counted(selected.share, 'question')} "
+            "answered; `prep drill` goes on with the rest"
+        )
+    elif selected.share:
+        text = (
+            f"Today's part of the interview plan{which} is done "
+            f"({selected.answered} of {selected.share} answered)"
+        )
+    else:
+        text = f"Nothing was left in today's part of the interview plan{which}"
+    if whole is not None and whole.left:
+        text += (
+            f". The whole bank's plan has {_counted(whole.left, 'question')} left today "
+            f"({whole.answered} of {whole.share} answered): `prep drill` without filters asks them"
+        )
+    return f"{text}. `prep plan` shows the days ahead."

@@ -156,6 +156,7 @@ class Session:
         record: bool = True,
         scope: Collection[str] | None = None,
         keep_practice: bool = False,
+        outlook: Callable[[datetime], tuple[int, datetime | None]] | None = None,
     ) -> None:
         self.bank = bank
         self.grader = grader
@@ -165,6 +166,9 @@ class Session:
         self.mode = mode
         self.record = record
         self.scope = scope  # the ids the drill selected: what "still due" counts
+        # How many are still due and when the next is, at a time: by default the cards due by
+        # FSRS; a drill that follows the interview plan counts what the plan would still ask.
+        self.outlook = outlook or (lambda now: due_outlook(self.store, self.bank, now, self.scope))
         # Sessions that do not schedule (cram, a mock without --record) still keep what was
         # typed and rated, as practice, when the state can be written.
         self.can_keep = keep_practice  # the state can be written: an answer never rated is kept too
@@ -279,7 +283,5 @@ class Session:
     def finish(self, interrupted: bool = False) -> Summary:
         self.summary.finished = self.clock()
         self.summary.interrupted = interrupted
-        self.summary.due_left, self.summary.next_due = due_outlook(
-            self.store, self.bank, self.clock(), self.scope
-        )
+        self.summary.due_left, self.summary.next_due = self.outlook(self.clock())
         return self.summary

@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,7 +25,7 @@ from prep.state.store import Store
 if TYPE_CHECKING:
     from prep.bank.contents import Bank
     from prep.bank.schema import Question
-    from prep.review.plan import Plan
+    from prep.review.plan import Plan, Progress
 
 
 @dataclass(frozen=True)
@@ -108,11 +109,12 @@ def start_drill(
             raise
         settings, store, scheduler = open_schedule(files, options.retention, options.new, write=False)
         keep_practice = False
-    plan = None
+    plan, outlook = None, None
     if options.mode == "mock":
         queue = mock_queue(questions, bank, options.count, rng)
     elif questions and not options.cram and planning.ahead(settings.interview, clock()):
         plan, queue = _planned(bank, questions, options, settings, store, clock(), rng)
+        outlook = partial(_plan_outlook, store, plan, [q.id for q in questions])
     else:
         queue = build_queue(
             bank,
@@ -136,8 +138,33 @@ def start_drill(
         record=options.schedules,
         scope=frozenset(q.id for q in questions),
         keep_practice=keep_practice,
+        outlook=outlook,
     )
     return DrillStart(session, queue, questions, store, settings, plan)
+
+
+def _plan_outlook(store: Store, plan: Plan, ids: list[str], now: datetime) -> tuple[int, datetime | None]:
+    """What a session that followed the plan leaves due: what the plan would still ask today."""
+    left = planning.progress(store, plan, ids, now)
+    return left.left, left.next_due
+
+
+def plan_progress(bank: Bank, start: DrillStart, now: datetime) -> tuple[Progress, Progress | None]:
+    """Where today's part of the plan a drill followed stands after it, and, when the drill took
+    some of the bank's questions (their own plan), where the whole bank's stands."""
+    assert start.plan is not None and start.settings.interview is not None
+    store, ids = start.store, [q.id for q in start.questions]
+    selected = planning.progress(store, start.plan, ids, now)
+    if len(ids) == len(bank.questions):
+        return selected, None
+    everything = _items(bank, list(bank.questions.values()))
+    retention = start.settings.scheduler.desired_retention
+    whole = planning.interview_plan(store, everything, start.settings.interview, now, at_risk_below=retention)
+    return selected, planning.progress(store, whole, [item.id for item in everything], now)
+
+
+def _items(bank: Bank, questions: list[Question]) -> list[planning.PlanItem]:
+    return [planning.PlanItem(q.id, bank.category_of[q.id], q.target_seconds) for q in questions]
 
 
 def _planned(
@@ -151,10 +178,9 @@ def _planned(
 ) -> tuple[Plan, list[QueueItem]]:
     """Today's part of the interview plan for the selected questions: what the drill asks."""
     assert settings.interview is not None
-    selected = [planning.PlanItem(q.id, bank.category_of[q.id], q.target_seconds) for q in questions]
     return planning.todays_plan(
         store,
-        selected,
+        _items(bank, questions),
         settings.interview,
         now,
         at_risk_below=settings.scheduler.desired_retention,

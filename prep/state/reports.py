@@ -41,6 +41,17 @@ class RecentAnswer:
 
 
 @dataclass(frozen=True)
+class DayAnswer:
+    """A review made since the start of a day, as the interview plan reads it: the card as it
+    was before it (JSON, as the review log keeps it; None before a new card's first answer) and
+    how long the answer took."""
+
+    question_id: str
+    card_before: str | None
+    seconds: float | None
+
+
+@dataclass(frozen=True)
 class TimeSpent:
     seconds: float  # reviews and practice answers
     seconds_since: float  # ... since the time asked for
@@ -156,15 +167,28 @@ def taught_questions(store: Store) -> set[str]:
     return {r[0] for r in store.db.execute(f"SELECT DISTINCT question_id FROM teachings WHERE {where}", args)}
 
 
-def recent_answers(store: Store, limit: int) -> list[RecentAnswer]:
-    """The last *limit* reviews, newest first (by the time index: the log may be long)."""
+def recent_answers(store: Store, limit: int, before: datetime | None = None) -> list[RecentAnswer]:
+    """The last *limit* reviews (made before *before*, when given), newest first (by the time
+    index: the log may be long)."""
     where, args = scope(store.bank_key)
+    until = "reviewed_at < ? AND " if before is not None else ""
     rows = store.db.execute(
         "SELECT question_id, reviewed_at, rating, elapsed_seconds, card_before IS NULL"
-        f" FROM reviews INDEXED BY reviews_time WHERE {where} ORDER BY reviewed_at DESC LIMIT ?",
-        (*args, limit),
+        f" FROM reviews INDEXED BY reviews_time WHERE {until}{where} ORDER BY reviewed_at DESC LIMIT ?",
+        (*((format_time(before),) if before is not None else ()), *args, limit),
     )
     return [RecentAnswer(qid, at, rating, took, bool(first)) for qid, at, rating, took, first in rows]
+
+
+def answers_since(store: Store, since: datetime) -> list[DayAnswer]:
+    """The reviews made since *since*, oldest first (by the time index: a day's are few)."""
+    where, args = scope(store.bank_key)
+    rows = store.db.execute(
+        "SELECT question_id, card_before, elapsed_seconds FROM reviews INDEXED BY reviews_time"
+        f" WHERE reviewed_at >= ? AND {where} ORDER BY reviewed_at, id",
+        (format_time(since), *args),
+    )
+    return [DayAnswer(qid, before, took) for qid, before, took in rows]
 
 
 def rating_sequences(store: Store) -> Iterator[tuple[str, str, int]]:

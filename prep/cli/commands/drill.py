@@ -151,7 +151,7 @@ def drill(
     ui.out.print()
     ui.out.print(summary_table(summary, detailed=mode is DrillMode.mock, width=ui.out.width))
     if started.plan is not None:
-        ui.out.print(_plan_note(len(summary.rated), len(started.queue)))
+        ui.out.print(_plan_note(bank, started, category, tag, kind))
     if as_json:
         emit_json(summary.to_dict())
     started.store.close()
@@ -188,14 +188,17 @@ def _check_record(record: bool, mode: DrillMode) -> None:
         raise UsageError("--record applies to a mock interview: add --mode mock")
 
 
-def _plan_note(done: int, planned: int) -> str:
-    """Where a session that followed the interview plan leaves today's part of it."""
-    if done >= planned:
-        return "Today's part of the interview plan is done. `prep plan` shows the days ahead."
-    return (
-        f"Interview plan: {done} of today's {planned} questions answered; "
-        "`prep drill` goes on with the rest, `prep plan` shows the days ahead."
-    )
+def _plan_note(bank, started, category, tag, kind) -> str:  # type: ignore[no-untyped-def]
+    """Where a session that followed the interview plan leaves today's part of it (and, for a
+    drill of some questions, the whole bank's)."""
+    from prep import clock
+    from prep.cli.render_plan import plan_closing
+    from prep.review.setup import plan_progress
+
+    selected, whole = plan_progress(bank, started, clock.now())
+    named = (("-c", category), ("--tag", tag), ("-k", kind))
+    words = [f"{flag} {value}" for flag, values in named for value in values or ()]
+    return plan_closing(selected, whole, " ".join(words) or "these questions")
 
 
 def _teacher(app: AppContext, started):  # type: ignore[no-untyped-def]

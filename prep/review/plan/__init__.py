@@ -10,15 +10,17 @@ of it as a drill's queue).
 
 from prep.review.plan.inputs import interview_plan, recall_on_day, today_of
 from prep.review.plan.plan import Plan, PlanDay, PlanItem, items_of
-from prep.review.plan.today import ahead, todays_plan
+from prep.review.plan.today import Progress, ahead, progress, todays_plan
 
 __all__ = [
     "Plan",
     "PlanDay",
     "PlanItem",
+    "Progress",
     "ahead",
     "interview_plan",
     "items_of",
+    "progress",
     "recall_on_day",
     "today_of",
     "todays_plan",

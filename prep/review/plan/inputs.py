@@ -1,26 +1,27 @@
-"""The plan's inputs, read from the review state: card states, the user's own answering times,
-how often a first answer fails, the minutes already spent today and personal FSRS parameters;
-and each question's predicted recall on the day. Time is passed in; the planning itself is
-``plan.make_plan``.
+"""The plan's inputs, read from the review state: card states as the day began, the user's own
+answering times, how often a first answer fails, what was answered today and personal FSRS
+parameters; and each question's predicted recall on the day. Time is passed in; the planning
+itself is ``plan.make_plan``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from prep.errors import UsageError
 from prep.rating import Rating
 from prep.review.plan.memory import MemoryModel
-from prep.review.plan.plan import FIRST_FAIL, Memory, Plan, PlanInput, PlanItem, gc_paused, make_plan
+from prep.review.plan.plan import FIRST_FAIL, Memory, Plan, PlanInput, PlanItem, as_now, gc_paused, make_plan
 from prep.review.queue import start_of_day
 from prep.state import reports
-from prep.state.cards import format_time, parse_time
+from prep.state.cards import parse_time
 
 if TYPE_CHECKING:
     from prep.config import InterviewConfig
-    from prep.state.reports import RecentAnswer
+    from prep.state.reports import DayAnswer, RecentAnswer
     from prep.state.store import Store
 
 RECENT_ANSWERS = 1000  # the answers the user's times and first-answer failures are read from
@@ -59,20 +60,29 @@ def _plan(
     today: date,
     at_risk_below: float,
 ) -> Plan:
-    answers = reports.recent_answers(store, RECENT_ANSWERS)
-    own = own_seconds(answers)
+    """The plan made from the cards and answers as the day began, so that today's part of it
+    stays put while it is answered (changing only with the date, the minutes or the
+    questions); its figures "now" from the cards as they are."""
+    start = start_of_day(now)
+    earlier = reports.recent_answers(store, RECENT_ANSWERS, before=start)
+    own = own_seconds(earlier)
+    answered = reports.answers_since(store, start)
+    current = memories(store)
     data = PlanInput(
         items=questions,
-        cards=memories(store),
+        cards=at_start(current, answered),
         today=today,
         interview=interview.date,
         minutes_per_day=interview.minutes_per_day,
         own_seconds=own,
-        spent_today=spent_since(answers, start_of_day(now), own) / 60,
-        first_fail=first_fail(answers),
+        spent_today=sum(a.seconds or own.get(a.question_id, 60.0) for a in answered) / 60,
+        first_fail=first_fail(earlier),
         at_risk_below=at_risk_below,
+        done=frozenset(a.question_id for a in answered),
     )
-    return make_plan(data, MemoryModel(store.fsrs_parameters()))
+    model = MemoryModel(store.fsrs_parameters())
+    answered_now = _recall(model, current, data.done, interview.date, today)
+    return as_now(make_plan(data, model), questions, answered_now)
 
 
 def memories(store: Store) -> dict[str, Memory]:
@@ -84,6 +94,19 @@ def memories(store: Store) -> dict[str, Memory]:
         if hour not in days:
             days[hour] = parse_time(last).astimezone().date()
         found[qid] = Memory(stability, difficulty or 5.0, days[hour])
+    return found
+
+
+def at_start(current: Mapping[str, Memory], answered: Sequence[DayAnswer]) -> dict[str, Memory]:
+    """The memory states as they were before *answered* (a day's answers, oldest first): each
+    card answered as its first answer found it, or unseen."""
+    found = dict(current)
+    for qid, before in {a.question_id: a.card_before for a in reversed(answered)}.items():
+        card = json.loads(before) if before else {}
+        found.pop(qid, None)
+        if card.get("stability") is not None and card.get("last_review"):
+            last = parse_time(card["last_review"]).astimezone().date()
+            found[qid] = Memory(card["stability"], card.get("difficulty") or 5.0, last)
     return found
 
 
@@ -105,16 +128,16 @@ def first_fail(answers: Sequence[RecentAnswer]) -> float:
     return sum(1 for rating in firsts if rating == Rating.AGAIN) / len(firsts)
 
 
-def spent_since(answers: Iterable[RecentAnswer], since: datetime, seconds: dict[str, float]) -> float:
-    """Seconds of answering since *since*: as timed, else the question's time per answer."""
-    stamp = format_time(since)
-    return sum(a.seconds or seconds.get(a.question_id, 60.0) for a in answers if a.reviewed_at >= stamp)
-
-
 def recall_on_day(store: Store, ids: Iterable[str], interview: date, now: datetime) -> dict[str, float]:
     """Each question's predicted recall on the interview day if nothing more is done (an unseen
     question: 0): FSRS's forgetting curve, with the user's parameters, from its last review."""
-    model, today, found = MemoryModel(store.fsrs_parameters()), today_of(now), memories(store)
+    model = MemoryModel(store.fsrs_parameters())
+    return _recall(model, memories(store), ids, interview, today_of(now))
+
+
+def _recall(
+    model: MemoryModel, found: Mapping[str, Memory], ids: Iterable[str], interview: date, today: date
+) -> dict[str, float]:
     recall = {}
     for qid in ids:
         memory = found.get(qid)

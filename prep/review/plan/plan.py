@@ -14,7 +14,7 @@ import heapq
 from collections import Counter, deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, timedelta
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -68,7 +68,10 @@ class PlanInput:
     interview: date
     minutes_per_day: float
     own_seconds: Mapping[str, float] = field(default_factory=dict)  # the user's time per answer, where known
-    spent_today: float = 0.0  # minutes already spent answering today
+    # Minutes already spent answering today, and the questions answered: shown as today's
+    # progress, never taken off today's share (it is planned from the cards as the day began).
+    spent_today: float = 0.0
+    done: frozenset[str] = frozenset()
     first_fail: float = FIRST_FAIL
     at_risk_below: float = 0.9  # predicted recall on the day under which a question is at risk
 
@@ -108,8 +111,9 @@ class Plan:
     recall_planned: dict[str, float]  # ... and if the plan is followed (absent: 0)
     categories: list[CategoryReadiness]
     at_risk: list[str]  # under at_risk_below with the plan, lowest first
-    spent_today: float = 0.0  # minutes already answered today (today's budget is what is left)
+    spent_today: float = 0.0  # minutes already answered today
     at_risk_below: float = 0.9
+    done: frozenset[str] = frozenset()  # questions answered today: today's share less these is left
 
     @property
     def days_left(self) -> int:
@@ -124,13 +128,21 @@ class Plan:
     def expected_with_plan(self) -> float:
         return sum(self.recall_planned.values()) / self.questions if self.questions else 0.0
 
+    def share(self) -> list[str]:
+        """Today's part of the plan, answered or not: its reviews, then its new questions."""
+        return [*self.days[0].reviews, *self.days[0].new] if self.days else []
+
     def today_ids(self) -> tuple[list[str], list[str]]:
-        """Today's planned reviews, the least likely to be recalled on the day first, and
-        today's new questions, weakest category first."""
+        """What is left of today's part: its reviews not answered yet, the least likely to be
+        recalled on the day first, and its new questions not answered yet, weakest category
+        first."""
         if not self.days:
             return [], []
-        reviews = sorted(self.days[0].reviews, key=lambda qid: self.recall_now.get(qid, 0.0))
-        return reviews, list(self.days[0].new)
+        done, now = self.done, self.recall_now
+        reviews = sorted(
+            (qid for qid in self.days[0].reviews if qid not in done), key=lambda q: now.get(q, 0.0)
+        )
+        return reviews, [qid for qid in self.days[0].new if qid not in done]
 
     def to_dict(self) -> dict[str, Any]:
         """`prep plan --json`, and the `interview` object of `prep stats --json`."""
@@ -199,8 +211,6 @@ def _make_plan(data: PlanInput, model: MemoryModel) -> Plan:
     horizon = max(0, (data.interview - data.today).days)
     scan = _scan(data, model, horizon)
     budget = [data.minutes_per_day * 60.0] * horizon
-    if horizon:
-        budget[0] = max(0.0, budget[0] - data.spent_today * 60.0)
     # What an introduction is worth on the day, with no review after it: what a category gains
     # by one more of its questions, in the order of introductions.
     order = _intro_order(
@@ -294,8 +304,6 @@ def _result(data: PlanInput, scan: _Scan, planner: Planner) -> Plan:
             else:
                 days[day].reviews.append(qid)
             days[day].seconds += seconds
-    never = [qid for qid, _category, _seconds in scan.unseen if qid not in planned]  # recall 0 on the day
-    low = sorted((q for q, r in planned.items() if r < data.at_risk_below), key=planned.__getitem__)
     return Plan(
         today=data.today,
         interview=data.interview,
@@ -307,9 +315,59 @@ def _result(data: PlanInput, scan: _Scan, planner: Planner) -> Plan:
         recall_now=scan.now,
         recall_planned=planned,
         categories=_categories(scan, planned),
-        at_risk=never + low,
+        at_risk=_at_risk((item.id for item in data.items), planned, data.at_risk_below),
         spent_today=data.spent_today,
         at_risk_below=data.at_risk_below,
+        done=data.done,
+    )
+
+
+def _at_risk(ids: Iterable[str], planned: Mapping[str, float], below: float) -> list[str]:
+    """The questions the plan never reaches (recall 0 on the day), in bank order, then those
+    under *below* on the day with the plan, lowest first."""
+    never = [qid for qid in ids if qid not in planned]
+    return never + sorted((q for q, r in planned.items() if r < below), key=planned.__getitem__)
+
+
+def as_now(plan: Plan, items: Sequence[PlanItem], changed: Mapping[str, float]) -> Plan:
+    """*plan*, made from the cards as the day began (so that today's part stays put while it is
+    answered), with its figures "now" as the cards are: *changed* holds the recall on the day,
+    if nothing more is done, of each question answered since. What was answered counts in them,
+    and in the recall with the plan where it did more than the plan counted on."""
+    if not changed:
+        return plan
+    now, planned = dict(plan.recall_now), dict(plan.recall_planned)
+    shift: dict[str, list[float]] = {}  # per category: unseen, now, with plan (the differences)
+    for qid, category, _seconds in items:
+        if qid not in changed:
+            continue
+        recall, was_planned = changed[qid], planned.get(qid, 0.0)
+        row = shift.setdefault(category, [0, 0.0, 0.0])
+        row[0] -= qid not in now
+        row[1] += recall - now.get(qid, 0.0)
+        now[qid] = recall
+        if recall > was_planned:
+            planned[qid] = recall
+            row[2] += recall - was_planned
+    categories = []
+    for c in plan.categories:
+        unseen, more_now, more_planned = shift.get(c.category, (0, 0.0, 0.0))
+        n = c.questions
+        categories.append(
+            replace(
+                c,
+                unseen=c.unseen + int(unseen),
+                now=c.now + more_now / n,
+                with_plan=c.with_plan + more_planned / n,
+            )
+        )
+    return replace(
+        plan,
+        unseen=plan.unseen + sum(int(row[0]) for row in shift.values()),
+        recall_now=now,
+        recall_planned=planned,
+        categories=categories,
+        at_risk=_at_risk((item.id for item in items), planned, plan.at_risk_below),
     )
 
 

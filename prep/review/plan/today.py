@@ -1,17 +1,20 @@
 """Today's part of the interview plan, as the queue a drill follows (and `prep next` reads):
-the questions failed earlier and due again, today's planned reviews, then today's new ones."""
+the questions answered before and due again, then what is left of today's planned reviews and
+new questions; and how far today's part is, after a drill."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
-from datetime import datetime
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from prep.rating import Rating
 from prep.review.plan.inputs import interview_plan, today_of
 from prep.review.plan.plan import Plan, PlanItem
-from prep.review.queue import QueueItem
+from prep.review.queue import QueueItem, start_of_day
+from prep.state import reports
 
 if TYPE_CHECKING:
     from prep.config import InterviewConfig
@@ -38,7 +41,7 @@ def todays_plan(
 ) -> tuple[Plan, list[QueueItem]]:
     """The plan for *questions*, and what a drill asks today by it (see ``plan_queue``)."""
     plan = interview_plan(store, questions, interview, now, at_risk_below=at_risk_below)
-    again = again_due(store, (item.id for item in questions), now)
+    again = due_again(store, (item.id for item in questions), now, plan.done)
     return plan, plan_queue(plan, again=again, new=new, limit=limit, shuffle=shuffle, rng=rng)
 
 
@@ -51,9 +54,9 @@ def plan_queue(
     shuffle: bool = False,
     rng: random.Random | None = None,
 ) -> list[QueueItem]:
-    """What a drill asks today by the plan: the questions *again* (failed in an earlier session
-    and due again, see ``again_due``), its reviews (least likely recalled on the day first), then
-    its new questions; *new* caps the new ones (``drill --new``)."""
+    """What a drill asks today by the plan: the questions *again* (answered and due again, see
+    ``due_again``), what is left of today's reviews (least likely recalled on the day first),
+    then of its new questions; *new* caps the new ones (``drill --new``)."""
     reviews, fresh = plan.today_ids()
     if again:
         first = dict.fromkeys(again)
@@ -69,11 +72,41 @@ def plan_queue(
     return items[:limit] if limit else items
 
 
-def again_due(store: Store, ids: Iterable[str], now: datetime) -> list[str]:
-    """Of *ids*, the questions last answered Again and due again now, most overdue first: the
-    plan counts on a failed answer being answered again the same day, as a drill does before it
-    ends, and a session quit early leaves them for the next one."""
+def due_again(store: Store, ids: Iterable[str], now: datetime, answered_today: Collection[str]) -> list[str]:
+    """Of *ids*, the questions in FSRS's learning steps and due now, most overdue first, that
+    were answered today or last answered Again. The plan counts on an answer settling a
+    question for the day (a failed one answered again), as a drill does before it ends: one
+    answered today and due again, or failed in a session left early, is never hidden."""
     wanted = set(ids)
     due = [qid for qid, _due in store.due_ids(now, learning=True) if qid in wanted]
-    last = store.last_ratings(due)
-    return [qid for qid in due if last.get(qid) == Rating.AGAIN]
+    last = store.last_ratings([qid for qid in due if qid not in answered_today])
+    return [qid for qid in due if qid in answered_today or last.get(qid) == Rating.AGAIN]
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far today's part of a plan is: its questions, how many of them are answered, what a
+    drill would still ask (questions due again included), and when the next is due (now, when
+    anything is left; else the next learning step due today, or tomorrow's part)."""
+
+    share: int
+    answered: int
+    left: int
+    next_due: datetime
+
+
+def progress(store: Store, plan: Plan, ids: Iterable[str], now: datetime) -> Progress:
+    """Today's part of *plan* (for the questions *ids*) as the review state now has it."""
+    wanted = set(ids)
+    answered = frozenset(a.question_id for a in reports.answers_since(store, start_of_day(now)))
+    current = replace(plan, done=answered)
+    left = len(plan_queue(current, again=due_again(store, wanted, now, answered)))
+    share = plan.share()
+    following = now
+    if not left:
+        tomorrow = start_of_day(now) + timedelta(days=1)
+        steps = [
+            due for qid, due in store.due_ids(tomorrow, learning=True) if qid in answered and qid in wanted
+        ]
+        following = min(steps, default=tomorrow)
+    return Progress(len(share), sum(1 for qid in share if qid in answered), left, following)

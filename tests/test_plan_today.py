@@ -1,0 +1,80 @@
+"""Today's part of the interview plan through the real command line: set as the day begins and
+kept while it is answered, questions answered and due again never hidden, and what a drill of
+some categories says it did."""
+
+from __future__ import annotations
+
+import json
+
+from .support import GOOD, NOW
+
+LATER = {"PREP_NOW": "2026-03-02T09:30:00+00:00"}  # the same day, past every learning step
+
+
+def today(run, env) -> dict:  # type: ignore[no-untyped-def]
+    return json.loads(run("plan", "--json", env=env).output)["days"][0]
+
+
+def test_todays_part_stays_as_it_was_shown_while_it_is_answered(run):
+    run("plan", "--interview", "+10d", "--minutes", "30", "--save", env=NOW)
+    shown = today(run, NOW)
+    assert shown["new"] == 4 and shown["reviews"] == 0
+    first = run("drill", input=f"{GOOD}\n\n3\nn\nno idea\n\n1\nq\n", env=NOW)  # one Good, one Again, quit
+    assert "Today 0 reviews and 4 new" in first.output
+    assert "Interview plan: 2 of today's 4 questions answered" in first.output
+    assert today(run, NOW) == shown and today(run, LATER) == shown  # not re-planned from the answers
+    again = run("drill", input="q\n", env=LATER).output
+    assert again.splitlines()[1].startswith(  # after the line naming the bank
+        "Following your interview plan: interview Thu 12 Mar, in 10 days. Today 0 reviews and 4 new, "
+        "about 7 of 30 minutes, 2 of them answered;"
+    )
+    assert "Interview plan: 2 of today's 4 questions answered" in again
+    other_minutes = run("plan", "--minutes", "5", "--json", env=LATER)  # a what-if: its own plan
+    assert json.loads(other_minutes.stdout)["days"][0] != shown
+
+
+def test_the_figures_now_count_what_was_answered_today(run):
+    run("plan", "--interview", "+10d", "--minutes", "30", "--save", env=NOW)
+    before = json.loads(run("plan", "--json", env=NOW).output)
+    run("drill", input=f"{GOOD}\n\n3\nn\nq\n", env=NOW)
+    after = json.loads(run("plan", "--json", env=LATER).output)
+    assert (before["unseen"], after["unseen"]) == (4, 3)
+    assert after["expected_recall_on_day"]["now"] > before["expected_recall_on_day"]["now"] == 0
+    assert after["days"] == before["days"]
+
+
+def test_a_question_answered_today_and_due_again_is_never_hidden(run, state_file):
+    run("plan", "--interview", "+10d", "--minutes", "30", "--save", env=NOW)
+    # Rated Good on its first answer: FSRS's learning step brings it back in 10 minutes.
+    first = json.loads(run("drill", "--json", input=f"{GOOD}\n\n3\nn\nq\n", env=NOW).stdout)
+    (answered,) = [result["question"] for result in first["results"] if result["rating"] == "good"]
+    nxt = json.loads(run("next", "--json", env=NOW).output)
+    assert first["due_left"] == nxt["due"] + nxt["new"] == 3  # what the summary calls due, next shows
+    later = json.loads(run("next", "--json", env=LATER).output)
+    assert later["due"] == 1 and later["next"]["id"] == answered and later["new"] == 3
+    drill = run("drill", "--json", input="q\n", env=LATER)
+    assert "[1/4] due" in drill.output and f"Q ({answered})" in drill.output
+    assert json.loads(drill.stdout)["due_left"] == 4
+
+
+def test_when_todays_part_is_done_nothing_is_called_due(run):
+    run("plan", "--interview", "+10d", "--minutes", "30", "--save", env=NOW)
+    answers = "".join(f"{GOOD}\n\n4\nn\n" for _ in range(4))  # Easy: no learning step to come back for
+    done = run("drill", "--json", input=answers, env=NOW)
+    summary = json.loads(done.stdout)
+    assert summary["due_left"] == 0 and summary["next_due"].startswith("2026-03-03T00:00:00")
+    assert "Today's part of the interview plan is done (4 of 4 answered)." in done.output
+    assert "Nothing left in today's plan: all 4 answered." in run("drill", input="q\n", env=LATER).output
+    assert json.loads(run("next", "--json", env=LATER).output)["next"] is None
+
+
+def test_a_drill_of_some_categories_says_what_it_did_and_what_the_whole_plan_has_left(run):
+    run("plan", "--interview", "+10d", "--minutes", "30", "--save", env=NOW)
+    result = run("drill", "-c", "behavioral", input="It failed, I learned.\n\n3\n", env=NOW)
+    assert (
+        "Today's part of the interview plan for -c behavioral is done (1 of 1 answered). "
+        "The whole bank's plan has 3 questions left today (1 of 4 answered): `prep drill` without "
+        "filters asks them. `prep plan` shows the days ahead." in result.output.replace("\n", " ")
+    )
+    whole = run("drill", input="q\n", env=NOW).output
+    assert "Today 0 reviews and 4 new, about 7 of 30 minutes, 1 of them answered;" in whole
