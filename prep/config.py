@@ -1,4 +1,4 @@
-"""User settings from a TOML file ([drill] and [interview] sections), overridable by
+"""User settings from a TOML file ([drill], [interview] and [judge] sections), overridable by
 command-line options; `prep plan` writes the [interview] section."""
 
 from __future__ import annotations
@@ -23,7 +23,12 @@ DEFAULTS = {
 # Settings prep asks about once and then keeps (absent: not asked yet).
 ASKED = ("teach_writes_bank",)  # `t` in a drill adds the user's words to the bank
 INTERVIEW_KEYS = ("date", "minutes_per_day")
-SECTIONS = {"drill": (*DEFAULTS, *ASKED), "interview": INTERVIEW_KEYS}
+# The judge model (docs/judge.md); `notified`: the models prep has said it sends answers to.
+JUDGE_KEYS = ("model", "when", "timeout_seconds", "notified")
+JUDGE_WHEN = ("unsure", "always")
+JUDGE_TIMEOUT = 30.0
+MAX_JUDGE_TIMEOUT = 600.0
+SECTIONS = {"drill": (*DEFAULTS, *ASKED), "interview": INTERVIEW_KEYS, "judge": JUDGE_KEYS}
 MINUTES_PER_DAY = 45  # the interview plan's daily budget when none is given
 MINUTES_RANGE = (5, 600)
 MAX_DAYS_AHEAD = 365  # an interview further away than a year is a typo
@@ -49,11 +54,25 @@ class InterviewConfig:
 
 
 @dataclass(frozen=True)
+class JudgeConfig:
+    """The [judge] section: which model judges (None: no judge), for which answers ("unsure":
+    those the words cannot decide; "always"), how long to wait for it, and the models the user
+    has been told get their answers."""
+
+    model: str | None = None
+    when: str = "unsure"
+    timeout_seconds: float = JUDGE_TIMEOUT
+    notified: tuple[str, ...] = ()
+    origin: str = ""  # "config.toml:3: " where the model is named, or "--judge: "
+
+
+@dataclass(frozen=True)
 class DrillConfig:
     new_per_day: int = 10
     scheduler: SchedulerConfig = field(default_factory=SchedulerConfig)
     interview: InterviewConfig | None = None
     teach_writes_bank: bool | None = None  # None: ask the first time
+    judge: JudgeConfig = field(default_factory=JudgeConfig)
 
 
 MAX_STEP = timedelta(days=365)  # a (re)learning step longer than a year is a typo
@@ -175,7 +194,50 @@ def load(path: Path, *, overrides: dict | None = None, explicit: bool = False) -
             fuzz=values["fuzz"],
         ),
         interview=_interview(data.get("interview"), lambda key: at(key, "interview")),
+        judge=_judge(data.get("judge") or {}, lambda key: at(key, "judge")),
     )
+
+
+def _judge(section: dict, at) -> JudgeConfig:  # type: ignore[no-untyped-def]
+    """The [judge] section: model, when, timeout_seconds (and notified, which prep keeps)."""
+    model = section.get("model")
+    if model is not None and (not isinstance(model, str) or not model.strip()):
+        raise UsageError(f"{at('model')}[judge] model must be an llm model id or alias, not {_toml(model)}")
+    when = section.get("when", "unsure")
+    if when not in JUDGE_WHEN:
+        raise UsageError(f'{at("when")}[judge] when must be "unsure" or "always", not {_toml(when)}')
+    timeout = section.get("timeout_seconds", JUDGE_TIMEOUT)
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, (int, float))
+        or not 0 < timeout <= MAX_JUDGE_TIMEOUT
+    ):
+        raise UsageError(
+            f"{at('timeout_seconds')}[judge] timeout_seconds must be a number of seconds above 0 and at "
+            f"most {MAX_JUDGE_TIMEOUT:g}, not {_toml(timeout)}"
+        )
+    notified = section.get("notified", [])
+    if not isinstance(notified, list) or not all(isinstance(m, str) for m in notified):
+        raise UsageError(
+            f"{at('notified')}[judge] notified must be a list of model ids, not {_toml(notified)}"
+        )
+    return JudgeConfig(
+        model.strip() if model else None, when, float(timeout), tuple(notified), at("model") if model else ""
+    )
+
+
+def with_judge(settings: JudgeConfig, model: str | None, off: bool) -> JudgeConfig:
+    """*settings* as a command's options leave them: --judge MODEL names the model for this run,
+    --no-judge turns the judge off."""
+    from dataclasses import replace
+
+    if off:
+        return replace(settings, model=None, origin="")
+    if model is not None:
+        if not model.strip():
+            raise UsageError("--judge needs a model id or alias (`llm models` lists them)")
+        return replace(settings, model=model.strip(), origin="--judge: ")
+    return settings
 
 
 def _interview(section: dict | None, at) -> InterviewConfig | None:  # type: ignore[no-untyped-def]
@@ -257,23 +319,27 @@ def _without_section(text: str, name: str) -> str:
     return "\n".join(lines)
 
 
-def remember(path: Path, key: str, value: bool | int | float | str) -> None:
-    """Set one [drill] setting in the config file, every other line as it was (the file and the
-    section are created when missing). For the answers prep asks for once and keeps."""
+def remember(
+    path: Path, key: str, value: bool | int | float | str | list[str], section: str = "drill"
+) -> None:
+    """Set one setting of a section ([drill] unless said) in the config file, every other line as
+    it was (the file and the section are created when missing). For what prep asks or says once
+    and keeps."""
     from prep.files import atomic_write
 
     text = path.read_text(encoding="utf-8") if path.is_file() else ""
     lines = text.splitlines(keepends=True)
     setting = f"{key} = {_toml(value)}\n"
-    line = _line_of(text, key)
+    line = _line_of(text, key, section)
     if line:
         lines[line - 1] = setting
     else:
-        header = next((i for i, ln in enumerate(lines) if re.match(r"\s*\[\s*\"?drill\"?\s*\]", ln)), None)
+        pattern = rf"\s*\[\s*\"?{re.escape(section)}\"?\s*\]"
+        header = next((i for i, ln in enumerate(lines) if re.match(pattern, ln)), None)
         if header is None:
             if lines and not lines[-1].endswith("\n"):
                 lines[-1] += "\n"
-            lines += (["\n"] if lines else []) + ["[drill]\n"]
+            lines += (["\n"] if lines else []) + [f"[{section}]\n"]
             header = len(lines) - 1
         lines.insert(header + 1, setting)
     path.parent.mkdir(parents=True, exist_ok=True)

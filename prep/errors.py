@@ -44,6 +44,14 @@ class CommandLineError(UsageError):
     exit_code = EXIT_USAGE
 
 
+class JudgeUnavailable(PrepError):
+    """The judge asked for cannot be used at all: the llm library is not installed, or it has no
+    model of that name. Exit code 2, as for a setting that cannot mean anything. (A judge that
+    fails on an answer is never an error: the word-level grade stands.)"""
+
+    exit_code = EXIT_USAGE
+
+
 class NotFound(PrepError):
     """A question id, category or file the user named does not exist."""
 

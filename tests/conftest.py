@@ -56,3 +56,21 @@ def anki(tmp_path):
     collection = Anki(tmp_path)
     yield collection
     collection.close()
+
+
+@pytest.fixture
+def judges(tmp_path, monkeypatch):
+    """The deterministic judge models of tests/judge_models.py, registered with llm through its
+    plugin hook for this test; their table and call log in tmp_path (see ``JudgeDoubles``)."""
+    from llm.plugins import pm
+
+    from . import judge_models
+    from .support import JudgeDoubles
+
+    doubles = JudgeDoubles(tmp_path / "judge-table.json", tmp_path / "judge-calls.jsonl")
+    monkeypatch.setenv(judge_models.TABLE, str(doubles.table))
+    monkeypatch.setenv(judge_models.CALLS, str(doubles.log))
+    monkeypatch.setenv("LLM_USER_PATH", str(tmp_path / "llm"))  # never the user's llm keys or aliases
+    pm.register(judge_models, name="prep-test-judges")
+    yield doubles
+    pm.unregister(judge_models)

@@ -217,6 +217,7 @@ class ScriptedUI:
         self.interrupt_at_choice = interrupt_at_choice
         self.shown: list[tuple[str, str, int, int]] = []  # (question, reason, position, total)
         self.grades: list[tuple[str, str | None]] = []  # (question, verdict)
+        self.judged_by: list[str | None] = []  # the judge model of each grade shown (None: the words)
         self.notes: list[str] = []
         self.offered: list[str] = []
         self.suggested: list[str | None] = []
@@ -229,8 +230,9 @@ class ScriptedUI:
             return None
         return self.answers.pop(0), 20.0
 
-    def show_grade(self, question, graded, answer, elapsed):
+    def show_grade(self, question, graded, answer, elapsed, judged_by=None):
         self.grades.append((question.id, graded.verdict if graded else None))
+        self.judged_by.append(judged_by)
 
     def choose(self, suggested, can_tick=True):
         self.suggested.append(suggested)
@@ -343,3 +345,45 @@ class Anki:
 
     def close(self) -> None:
         self.col.close()
+
+
+# --- judge models ----------------------------------------------------------------------------
+
+
+class JudgeDoubles:
+    """The test judges' table (answer text -> reply) and what they were sent (tests/judge_models.py)."""
+
+    def __init__(self, table: Path, log: Path) -> None:
+        self.table, self.log = table, log
+        self.replies: dict[str, object] = {}
+
+    def reply(self, answer: str, reply: object) -> None:
+        """Make the table judges give *reply* (an object, or raw text) for *answer*."""
+        import json
+
+        self.replies[answer] = reply
+        self.table.write_text(json.dumps(self.replies), encoding="utf-8")
+
+    def calls(self) -> list[dict]:
+        import json
+
+        if not self.log.exists():
+            return []
+        return [json.loads(line) for line in self.log.read_text(encoding="utf-8").splitlines()]
+
+
+def judge_config(path: Path, model: str, **settings: object) -> Path:
+    """A config file whose [judge] names *model* (and *settings*), FSRS fuzzing off."""
+    lines = ["[drill]", "fuzz = false", "", "[judge]", f'model = "{model}"']
+    lines += [f"{key} = {value!r}".replace("'", '"') for key, value in settings.items()]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def said(*points: tuple[int, str, str], pitfalls: tuple[tuple[int, str], ...] = ()) -> dict:
+    """A judge's reply in the schema: (point, status, quote) for each point, (pitfall, quote) for
+    each pitfall said."""
+    return {
+        "points": [{"point": n, "status": status, "quote": quote} for n, status, quote in points],
+        "pitfalls": [{"pitfall": n, "said": True, "quote": quote} for n, quote in pitfalls],
+    }

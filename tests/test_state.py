@@ -72,7 +72,7 @@ def test_export_import_round_trip_is_identical(run, state_file, tmp_path, bank_d
         env=NOW,
     )
     first = run("state", "export").output
-    assert first.splitlines()[0] == '{"type": "prep-state", "version": 3}'  # 3: teachings, ticked points
+    assert first.splitlines()[0] == '{"type": "prep-state", "version": 4}'  # 4: who decided verdicts
     assert sum('"type": "review"' in line for line in first.splitlines()) == 3
     dump = tmp_path / "history.jsonl"
     dump.write_text(first)

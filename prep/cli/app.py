@@ -44,6 +44,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "grade",
         "Score an answer against a question's key points, pitfalls and prepared answer.",
     ),
+    "judge": (
+        "judge",
+        "judge_app",
+        "Try the judge model that grades what the words alone cannot decide.",
+    ),
     "list": (
         "list",
         "list_questions",

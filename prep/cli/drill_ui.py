@@ -94,7 +94,12 @@ class ConsoleUI:
         self.out.print(f"· {message}", style="yellow")
 
     def show_grade(
-        self, question: Question, graded: Grade | None, answer: str, elapsed: float | None
+        self,
+        question: Question,
+        graded: Grade | None,
+        answer: str,
+        elapsed: float | None,
+        judged_by: str | None = None,
     ) -> None:
         """The time taken, the grade (or the key points, when nothing was graded), then the
         prepared answer: on a terminal, cut to the room left so that the grade stays in view."""
@@ -102,7 +107,7 @@ class ConsoleUI:
         if answer.strip():
             shown.append(Text(_timing(answer, elapsed, question.target_seconds), style="dim"))
         if graded is not None:
-            shown.append(grade_report(graded))
+            shown.append(grade_report(graded, judged_by=judged_by))
             if graded.structure is not None:
                 shown.append(star_strip(graded.structure, question.target_seconds, spoken_seconds(answer)))
         else:

@@ -93,3 +93,17 @@ def command_group(help_text: str) -> typer.Typer:
     return typer.Typer(
         help=help_text, cls=SubcommandGroup, no_args_is_help=True, rich_markup_mode=None, add_completion=False
     )
+
+
+JudgeModel = Annotated[
+    str | None,
+    option(
+        "--judge",
+        metavar="MODEL",
+        help="Judge with this llm model (id or alias) for this run, over [judge] model in the config "
+        "(docs/judge.md; needs pip install 'prep[judge]').",
+    ),
+]
+NoJudge = Annotated[
+    bool, typer.Option("--no-judge", help="No judge model for this run: the words alone grade.")
+]

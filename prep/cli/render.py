@@ -213,11 +213,15 @@ def grade_report(  # type: ignore[no-untyped-def]
     answer_source: str = "own",
     teach_hint: str = "press t to teach it",
     numbers: dict[str, int] | None = None,
+    judged_by: str | None = None,
 ) -> Group:
     """Why the attempt scored what it scored: matched and missed points, pitfalls, notes.
     *teach_hint*: how to teach the grader a key point it did not recognise ("{n}": its number,
-    from *numbers*, key point text -> number)."""
+    from *numbers*, key point text -> number). *judged_by*: the judge model whose grade this is
+    (each point it found said shows its quote)."""
     parts: list = [score_bar(grade.score, grade.verdict, grade.pass_at)]
+    if judged_by:
+        parts.append(Text(f"  judged by {judged_by}: each point with the words it quoted", style="dim"))
     numbers = numbers or {}
     unknown = {text for text, n in numbers.items() if n in grade.unknown}
     points = marked_lines()
@@ -284,7 +288,7 @@ def _report_points(grade) -> list[Text]:  # type: ignore[no-untyped-def]
             lines.append(Text(f"  ⚠ {wrongly[point.text]}: ", style="bold red") + Text(point.text))
         elif (
             grade.mode == "key_points"
-            and point.phrasings < 3
+            and 0 < point.phrasings < 3  # 0: a judge's result, not the words'
             and grade.verdict in ("unsure", "fail", "partial")
         ):
             lines.append(Text("  ? not recognised: ", style="yellow") + Text(point.text))

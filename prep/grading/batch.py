@@ -28,6 +28,12 @@ def grade_one(bank: Bank, question_id: str, attempt: str, elapsed: float | None 
 
 def grade_file(bank: Bank, path: Path) -> list[Graded]:
     """Grade a YAML (or JSON) list of {question, answer[, elapsed]} mappings."""
+    return [grade_one(bank, qid, text, elapsed) for qid, text, elapsed in read_attempts(bank, path)]
+
+
+def read_attempts(bank: Bank, path: Path) -> list[tuple[str, str, float | None]]:
+    """The (question id, answer, elapsed) of each attempt of a batch file, every row checked:
+    InvalidInput lists every problem, and then none is graded."""
     if not path.exists():
         raise NotFound(f"no such file: {path}")
     display = display_path(path)
@@ -47,7 +53,7 @@ def grade_file(bank: Bank, path: Path) -> list[Graded]:
             work.append((item["question"], item["answer"], item.get("elapsed")))
     if problems:
         raise InvalidInput(problems)
-    return [grade_one(bank, qid, text, elapsed) for qid, text, elapsed in work]
+    return work
 
 
 ATTEMPT_FIELDS = ("question", "answer", "elapsed")

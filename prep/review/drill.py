@@ -19,6 +19,7 @@ from prep.review.session import Result, Session, Summary
 if TYPE_CHECKING:
     from prep.bank.schema import Question
     from prep.grading.grade import Grade
+    from prep.review.judge import Judge
     from prep.review.teaching import DrillTeacher
 
 # A card rated Again comes back at the end of the session when its next step is this close
@@ -49,8 +50,14 @@ class Choice:
 class DrillUI(Protocol):
     def show_card(self, question: Question, item: QueueItem, position: int, total: int) -> None: ...
     def read_answer(self, question: Question) -> tuple[str, float | None] | None: ...  # None: quit
+    # *judged_by*: the judge model whose grade this is (its quotes are the matched points' excerpts).
     def show_grade(
-        self, question: Question, graded: Grade | None, answer: str, elapsed: float | None
+        self,
+        question: Question,
+        graded: Grade | None,
+        answer: str,
+        elapsed: float | None,
+        judged_by: str | None = None,
     ) -> None: ...
     # *can_tick*: there is a grade whose ticks the user can correct (t); with no suggestion the
     # user must choose (the words could not decide, or nothing was graded).
@@ -71,26 +78,44 @@ class _Turn:
     question: Question
     answer: str = ""
     elapsed: float | None = None
-    graded: Grade | None = None  # the grader's own grade, which the review log keeps
+    graded: Grade | None = None  # the grader's own grade (the judge's if it decided), which the log keeps
+    words: Grade | None = None  # the word-level grade
+    judged_by: str | None = None  # the judge model that decided the grade, if one did
     ticked: set[int] | None = None  # the key points the user ticked with `t`, if they did
     rescored: Grade | None = None  # the grade their ticks give
     taught: set[int] = field(default_factory=set)
+    quotes_offered: bool = False  # `t` taught from the judge's quotes once: the next `t` ticks
 
     @property
     def suggested(self) -> Rating | None:
         shown = self.rescored or self.graded
         return shown.rating if shown else None
 
+    @property
+    def decided_by(self) -> str | None:
+        """Who decided the verdict, as the review log records it."""
+        if self.ticked is not None:
+            return "ticks"
+        if self.judged_by is not None:
+            return f"judge:{self.judged_by}"
+        return "words" if self.graded is not None else None
+
 
 class Drill:
     """Runs a session over a queue. Each step returns False when the user quits."""
 
     def __init__(
-        self, session: Session, queue: list[QueueItem], ui: DrillUI, teacher: DrillTeacher | None = None
+        self,
+        session: Session,
+        queue: list[QueueItem],
+        ui: DrillUI,
+        teacher: DrillTeacher | None = None,
+        judge: Judge | None = None,
     ) -> None:
         self.session = session
         self.ui = ui
         self.teacher = teacher
+        self.judge = judge  # asked about the answers it wants (prep.review.judge)
         self.pending = list(queue)
         self.done: list[QueueItem] = []  # for undo: the card goes back to the front
         self.seen_follow_ups: set[str] = set()
@@ -119,18 +144,56 @@ class Drill:
             return False
         turn.answer, turn.elapsed = answered
         if turn.answer.strip() and self.session.mode != "flip":
-            graded = self.session.grade(turn.question.id, turn.answer, turn.elapsed)
-            # Nothing to grade against (no key points, no prepared answer): the user rates it.
-            turn.graded = graded if graded.mode != "none" else None
+            self._grade(turn)
         if self.session.mode == "mock":  # no feedback until the end; the schedule only with --record
             self._mock(turn)
             return True
-        self.ui.show_grade(turn.question, turn.graded, turn.answer, turn.elapsed)
+        self._show_grade(turn)
         choice = self._choose(turn)
         if turn.question.id not in self.session.bank.questions:
             self.ui.notify(f"{turn.question.id} is no longer in the bank (renamed or removed): not rated")
             return True
         return self._act(turn, choice)
+
+    def _grade(self, turn: _Turn) -> None:
+        """Grade the answer by the words, then by the judge where it is wanted; a judge that
+        fails says so in one line and the words' grade stands."""
+        graded = self.session.grade(turn.question.id, turn.answer, turn.elapsed)
+        # Nothing to grade against (no key points, no prepared answer): the user rates it.
+        turn.graded = turn.words = graded if graded.mode != "none" else None
+        turn.judged_by = None
+        if turn.graded is None or self.judge is None:
+            return
+        prepared = self.session.bank.answer_text(turn.question.id)
+        judged = self.judge.review(turn.question, prepared, turn.answer, turn.graded)
+        outcome = judged.judge
+        if outcome is not None and outcome.error:
+            self.ui.notify(f"judge {outcome.model}: {outcome.error}; the words' grade stands")
+        if outcome is not None and outcome.used:
+            turn.graded, turn.judged_by = judged.grade, outcome.model
+
+    def _show_grade(self, turn: _Turn) -> None:
+        self.ui.show_grade(turn.question, turn.graded, turn.answer, turn.elapsed, judged_by=turn.judged_by)
+        quoted = self._quoted(turn)
+        if quoted:
+            self.ui.notify(
+                f"t teaches the grader your words for {_points(sorted(quoted))}, as the judge quoted them"
+            )
+
+    def _quoted(self, turn: _Turn) -> dict[int, str]:
+        """The key points the judge found said, with its quotes, that the words missed and that
+        were not taught yet in this turn."""
+        if turn.quotes_offered or turn.judged_by is None or turn.graded is None or turn.words is None:
+            return {}
+        if turn.graded.mode != "key_points":
+            return {}
+        found = ticked_points(turn.question, turn.words)
+        numbers = {c.text: n for n, c in enumerate(turn.question.key_points, 1)}
+        return {
+            numbers[r.text]: r.excerpt
+            for r in turn.graded.matched
+            if r.excerpt and r.text in numbers and numbers[r.text] not in found | turn.taught
+        }
 
     def _show(self, turn: _Turn) -> None:
         # Counted afresh for each card: undo, requeued Again cards and follow-ups change it.
@@ -142,10 +205,15 @@ class Drill:
         if session.record and (turn.graded is None or turn.graded.rating is not None):
             rating = turn.graded.rating if turn.graded and turn.graded.rating else Rating.AGAIN
             session.rate(
-                turn.question.id, rating, graded=turn.graded, answer=turn.answer, elapsed=turn.elapsed
+                turn.question.id,
+                rating,
+                graded=turn.graded,
+                answer=turn.answer,
+                elapsed=turn.elapsed,
+                decided_by=turn.decided_by,
             )
         else:
-            session.attempt(turn.question.id, turn.graded, turn.answer, turn.elapsed)
+            session.attempt(turn.question.id, turn.graded, turn.answer, turn.elapsed, turn.decided_by)
         self.done.append(turn.item)
 
     def _choose(self, turn: _Turn) -> Choice:
@@ -153,7 +221,9 @@ class Drill:
         try:
             return self._choice(turn)
         except KeyboardInterrupt:  # at the choice, in the editor's aftermath or ticking
-            self.session.keep_unrated(turn.question.id, turn.graded, turn.answer, turn.elapsed)
+            self.session.keep_unrated(
+                turn.question.id, turn.graded, turn.answer, turn.elapsed, turn.decided_by
+            )
             raise
 
     def _choice(self, turn: _Turn) -> Choice:
@@ -167,7 +237,13 @@ class Drill:
                 self._reload(turn)
                 continue
             if choice.action == "teach":
-                self._tick(turn)
+                quoted = self._quoted(turn)
+                if quoted:  # the judge's quotes for what the words missed: taught with one key
+                    turn.quotes_offered = True
+                    if self._may_write():
+                        self._teach(turn, sorted(quoted), quoted)
+                else:
+                    self._tick(turn)
                 continue
             if choice.action == "undo" and not self.session.can_undo():
                 self.ui.notify("nothing to undo in this session")  # the answer just typed stays
@@ -181,16 +257,16 @@ class Drill:
             return
         turn.question = edited
         if turn.graded is not None:
-            turn.graded = self.session.grade(edited.id, turn.answer, turn.elapsed)
+            self._grade(turn)
         self._show(turn)
-        self.ui.show_grade(edited, turn.graded, turn.answer, turn.elapsed)
+        self._show_grade(turn)
 
     def _act(self, turn: _Turn, choice: Choice) -> bool:
         session, question = self.session, turn.question
         # Not rated now (quit, skip, or undo, after which the card is asked again): what was
         # typed is kept as practice all the same.
         if choice.action in ("quit", "skip", "undo") and session.keep_unrated(
-            question.id, turn.graded, turn.answer, turn.elapsed
+            question.id, turn.graded, turn.answer, turn.elapsed, turn.decided_by
         ):
             self.ui.notify("not rated: your answer is kept as practice (prep history shows it)")
         if choice.action == "quit":
@@ -221,6 +297,7 @@ class Drill:
             answer=turn.answer,
             elapsed=turn.elapsed,
             ticked=sorted(turn.ticked) if turn.ticked is not None else None,
+            decided_by=turn.decided_by,
         )
         if rated.card_after is not None:
             wait = rated.card_after.due - session.clock()
@@ -238,10 +315,11 @@ class Drill:
         if graded is None or graded.mode != "key_points":
             self.ui.notify("nothing to tick: this answer was not graded against key points")
             return
-        found = ticked_points(question, graded)
-        ticked = self.ui.tick(question, turn.ticked if turn.ticked is not None else found)
+        shown = ticked_points(question, graded)  # the judge's, when it decided
+        ticked = self.ui.tick(question, turn.ticked if turn.ticked is not None else shown)
         if ticked is None:
             return
+        found = ticked_points(question, turn.words or graded)  # what the words already know
         turn.ticked, turn.rescored = ticked, from_ticks(question, graded, ticked)
         total = len(question.key_points)
         self.ui.notify(
@@ -277,11 +355,12 @@ class Drill:
             self.ui.notify(f"not taught (teach_writes_bank = false in {teacher.config})")
         return teacher.writes_bank
 
-    def _teach(self, turn: _Turn, points: list[int]) -> None:
-        """Teach what can be taught of *points*; a point that cannot be leaves the others."""
+    def _teach(self, turn: _Turn, points: list[int], quotes: dict[int, str] | None = None) -> None:
+        """Teach what can be taught of *points* (from the judge's *quotes* of them, if given); a
+        point that cannot be leaves the others."""
         assert self.teacher is not None
         try:
-            taught = self.teacher.teach(self.session.bank, turn.question, turn.answer, points)
+            taught = self.teacher.teach(self.session.bank, turn.question, turn.answer, points, quotes)
         except PrepError as error:  # the bank cannot be written, or is no longer valid
             self.ui.notify(f"not taught: {error.message}")
             return
@@ -358,3 +437,7 @@ def describe_interval(delta: timedelta) -> str:
             n = round(seconds / size)
             return f"in {n} {unit}{'s' if n != 1 else ''}"
     return "in under a minute" if seconds else "now"
+
+
+def _points(numbers: list[int]) -> str:
+    return ("key point " if len(numbers) == 1 else "key points ") + ", ".join(map(str, numbers))

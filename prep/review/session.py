@@ -141,6 +141,11 @@ def _structure(result: Result) -> dict:
     return {"structure": result.grade.structure.to_dict()}
 
 
+def decider(graded: Grade | None, decided_by: str | None) -> str | None:
+    """Who decided a verdict, for the log: as given, else the words when there is a grade."""
+    return decided_by or ("words" if graded is not None else None)
+
+
 class Session:
     """Grades attempts and records ratings; each rating is committed before it returns."""
 
@@ -192,9 +197,11 @@ class Session:
         answer: str = "",
         elapsed: float | None = None,
         ticked: list[int] | None = None,
+        decided_by: str | None = None,
     ) -> Result:
-        """Record a rating. *graded* is the grader's own grade, kept with the review next to the
-        key points the user ticked instead (*ticked*, when they did) and their final rating."""
+        """Record a rating. *graded* is the grader's own grade (the judge's, when a judge decided
+        it), kept with the review next to the key points the user ticked instead (*ticked*, when
+        they did) and their final rating. *decided_by*: who decided the verdict (``decider``)."""
         question = self.bank.question(question_id)
         result = Result(question_id, rating, graded, elapsed, answer)
         if self.record:
@@ -212,30 +219,43 @@ class Session:
                 content_hash=content_hash(question),
                 verdict=graded.verdict if graded else None,
                 ticked=json.dumps(ticked) if ticked is not None else None,
+                decided_by=decider(graded, decided_by),
             )
             result.card_after = after
         elif self.keep_practice:
-            result.practice_id = self._practice(question_id, rating, graded, answer, elapsed)
+            result.practice_id = self._practice(question_id, rating, graded, answer, elapsed, decided_by)
         self.summary.results.append(result)
         return result
 
-    def attempt(self, question_id: str, graded: Grade | None, answer: str, elapsed: float | None) -> Result:
+    def attempt(
+        self,
+        question_id: str,
+        graded: Grade | None,
+        answer: str,
+        elapsed: float | None,
+        decided_by: str | None = None,
+    ) -> Result:
         """A mock question answered (or not) without --record, or with --record an answer the
         words cannot judge (unsure): kept as practice, not scheduled."""
         result = Result(question_id, None, graded, elapsed, answer, asked=True)
         if self.keep_practice or (self.can_keep and graded is not None and graded.rating is None):
-            result.practice_id = self._practice(question_id, None, graded, answer, elapsed)
+            result.practice_id = self._practice(question_id, None, graded, answer, elapsed, decided_by)
         self.summary.results.append(result)
         return result
 
     def keep_unrated(
-        self, question_id: str, graded: Grade | None, answer: str, elapsed: float | None
+        self,
+        question_id: str,
+        graded: Grade | None,
+        answer: str,
+        elapsed: float | None,
+        decided_by: str | None = None,
     ) -> bool:
         """An answer typed and then skipped, quit or interrupted before a rating: kept as practice.
         Whether it was kept (there was an answer, and the state can be written)."""
         if not (self.can_keep and answer.strip()):
             return False
-        self._practice(question_id, None, graded, answer, elapsed)
+        self._practice(question_id, None, graded, answer, elapsed, decided_by)
         return True
 
     def _practice(
@@ -245,6 +265,7 @@ class Session:
         graded: Grade | None,
         answer: str,
         elapsed: float | None,
+        decided_by: str | None = None,
     ) -> int:
         mode = "mock" if self.mode == "mock" else "drill" if self.record else "cram"
         return self.store.log_practice(
@@ -256,6 +277,7 @@ class Session:
             verdict=graded.verdict if graded else None,
             elapsed_seconds=elapsed,
             answer=answer or None,
+            decided_by=decider(graded, decided_by),
         )
 
     def skip(self, question_id: str) -> None:

@@ -61,13 +61,19 @@ def teach(
     now: datetime,
     via: Literal["drill", "command"],
     strict: bool = True,
+    quotes: dict[int, str] | None = None,
 ) -> Taught:
     """Add the span of *answer* that says each key point (1-based) to that point's taught
     phrasings, in the bank's YAML, and log each in the state. When a point cannot be taught
     from this answer (see ``lessons``): *strict*, raise UsageError and write nothing; else
-    teach the others and say why in ``refused``."""
+    teach the others and say why in ``refused``. *quotes*: the words of the answer a judge
+    model quoted for some points, taught as their phrasing (by the same rules: the span of the
+    quote that says the point, never one that says a pitfall)."""
     question = bank.question(question_id)
-    tried = try_lessons(question, answer, points)
+    if quotes:
+        tried = [item for n in points for item in try_lessons(question, quotes.get(n) or answer, [n])]
+    else:
+        tried = try_lessons(question, answer, points)
     refusals = [item for item in tried if isinstance(item, UsageError)]
     if strict and refusals:
         raise refusals[0]
@@ -98,7 +104,14 @@ class DrillTeacher:
     refusal: str = ""  # why the bank cannot be written, when it cannot
     config: str = "the config"  # where writes_bank is kept, as messages name it
 
-    def teach(self, bank: Bank, question: Question, answer: str, points: Iterable[int]) -> Taught:
+    def teach(
+        self,
+        bank: Bank,
+        question: Question,
+        answer: str,
+        points: Iterable[int],
+        quotes: dict[int, str] | None = None,
+    ) -> Taught:
         assert self.location is not None
         return teach(
             self.location,
@@ -110,4 +123,5 @@ class DrillTeacher:
             now=self.clock(),
             via="drill",
             strict=False,
+            quotes=quotes,
         )

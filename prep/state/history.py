@@ -29,10 +29,11 @@ if TYPE_CHECKING:
 # The columns of a review and of a practice answer that move with an export (not the row id).
 REVIEW_FIELDS = (
     "question_id", "reviewed_at", "rating", "suggested", "score", "elapsed_seconds", "answer", "mode",
-    "content_hash", "verdict", "card_before", "bank", "ticked",
+    "content_hash", "verdict", "card_before", "bank", "ticked", "decided_by",
 )  # fmt: skip
 PRACTICE_FIELDS = (
     "question_id", "practiced_at", "mode", "rating", "score", "verdict", "elapsed_seconds", "answer", "bank",
+    "decided_by",
 )  # fmt: skip
 TEACHING_FIELDS = ("question_id", "point", "phrasing", "taught_at", "via", "bank")
 # Each table of history that moves row by row: (table, record type, time column, fields, the

@@ -143,6 +143,29 @@ def _m005_teaching(db: sqlite3.Connection) -> None:
     )
 
 
+def _m006_judge(db: sqlite3.Connection) -> None:
+    # Who decided each verdict: "words" (the word-level grader), "judge:<model id>" (a judge
+    # model), or "ticks" (the key points the user ticked); NULL where nothing graded the answer.
+    # And the judge's replies, kept so that grading the same answer again asks nothing: keyed by
+    # the model as configured, the question as sent (judge_exchange.JudgeRequest.question_hash)
+    # and the answer's text. A cache: not history, so neither exported nor pruned.
+    _script(
+        db,
+        """
+        ALTER TABLE reviews ADD COLUMN decided_by TEXT;
+        ALTER TABLE practice ADD COLUMN decided_by TEXT;
+        CREATE TABLE judge_replies (
+            model TEXT NOT NULL,
+            question_hash TEXT NOT NULL,
+            answer TEXT NOT NULL,
+            reply TEXT NOT NULL,            -- the model's text, as it came
+            replied_at TEXT NOT NULL,
+            PRIMARY KEY (model, question_hash, answer)
+        );
+        """,
+    )
+
+
 # Ordered: append new migrations, never edit or reorder applied ones.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _m001_initial,
@@ -150,5 +173,6 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _m003_practice,
     _m004_bank,
     _m005_teaching,
+    _m006_judge,
 )
 SCHEMA_VERSION = len(MIGRATIONS)

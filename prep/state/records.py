@@ -16,8 +16,10 @@ from prep.state.cards import CardState, format_time, parse_time
 
 FORMAT = "prep-state"
 # 2: each record names its bank (a record without one is unassigned); 3: "teaching" records
-# and a review's ticked key points.
-FORMAT_VERSION = 3
+# and a review's ticked key points; 4: who decided the verdict of a review or practice answer.
+FORMAT_VERSION = 4
+# "words", "judge:<model id>" or "ticks" (state.migrations._m006_judge)
+DECIDED_BY = r"^(words|ticks|judge:\S.*)$"
 
 
 def parse_export(
@@ -126,6 +128,7 @@ class _ReviewRecord(BaseModel):
     content_hash: str | None = None
     verdict: Literal["pass", "partial", "fail", "unsure"] | None = None
     ticked: str | None = None  # the key points the user ticked over the grader (JSON list)
+    decided_by: str | None = Field(default=None, pattern=DECIDED_BY)
     card_before: Annotated[str | None, BeforeValidator(_card_before)] = None
     bank: str = ""  # the bank it was made in; '' (or absent, in a version 1 export): unassigned
 
@@ -144,6 +147,7 @@ class _PracticeRecord(BaseModel):
     elapsed_seconds: float | None = Field(default=None, ge=0, allow_inf_nan=False)
     answer: str | None = None
     bank: str = ""
+    decided_by: str | None = Field(default=None, pattern=DECIDED_BY)
 
 
 class _TeachingRecord(BaseModel):

@@ -25,6 +25,7 @@ class Review:
     content_hash: str | None
     verdict: str | None = None  # the grader's own verdict
     ticked: tuple[int, ...] | None = None  # the key points the user ticked instead (`t`), if any
+    decided_by: str | None = None  # "words", "judge:<model>" or "ticks" (migrations._m006_judge)
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,7 @@ class Practice:
     verdict: str | None
     elapsed_seconds: float | None
     answer: str | None
+    decided_by: str | None = None
 
 
 def practice_of(row: sqlite3.Row) -> Practice:
@@ -104,4 +106,5 @@ def review_of(row: sqlite3.Row) -> Review:
         content_hash=row["content_hash"],
         verdict=row["verdict"],
         ticked=tuple(json.loads(row["ticked"])) if row["ticked"] else None,
+        decided_by=row["decided_by"],
     )

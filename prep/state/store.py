@@ -198,13 +198,14 @@ class Store(StateDatabase):
         verdict: str | None = None,
         elapsed_seconds: float | None = None,
         answer: str | None = None,
+        decided_by: str | None = None,
     ) -> int:
         with self.transaction() as db:
             cursor = db.execute(
                 "INSERT INTO practice (bank, question_id, practiced_at, mode, rating, score, verdict, "
-                "elapsed_seconds, answer) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "elapsed_seconds, answer, decided_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (self.bank_key or '', question_id, format_time(practiced_at), mode, rating, score, verdict,
-                 elapsed_seconds, answer),
+                 elapsed_seconds, answer, decided_by),
             )  # fmt: skip
             return int(cursor.lastrowid)
 
@@ -231,6 +232,25 @@ class Store(StateDatabase):
                 "INSERT INTO teachings (bank, question_id, point, phrasing, taught_at, via)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
                 (self.bank_key or "", question_id, point, phrasing, format_time(taught_at), via),
+            )
+
+    # --- the judge's replies: a cache, so that grading an answer again asks the model nothing ----
+
+    def judge_reply(self, model: str, question_hash: str, answer: str) -> str | None:
+        row = self.db.execute(
+            "SELECT reply FROM judge_replies WHERE model = ? AND question_hash = ? AND answer = ?",
+            (model, question_hash, answer),
+        ).fetchone()
+        return row[0] if row else None
+
+    def save_judge_reply(
+        self, model: str, question_hash: str, answer: str, reply: str, *, replied_at: datetime
+    ) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO judge_replies (model, question_hash, answer, reply, replied_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (model, question_hash, answer, reply, format_time(replied_at)),
             )
 
     # --- settings --------------------------------------------------------------------------
@@ -273,11 +293,12 @@ def _append_review(
     content_hash: str | None = None,
     verdict: str | None = None,
     ticked: str | None = None,
+    decided_by: str | None = None,
 ) -> int:
     cursor = db.execute(
         "INSERT INTO reviews (bank, question_id, reviewed_at, rating, suggested, score,"
-        " elapsed_seconds, answer, mode, content_hash, card_before, verdict, ticked)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " elapsed_seconds, answer, mode, content_hash, card_before, verdict, ticked, decided_by)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             bank_key,
             after.question_id,
@@ -292,6 +313,7 @@ def _append_review(
             json.dumps(before.to_dict()) if before else None,
             verdict,
             ticked,
+            decided_by,
         ),
     )
     save_card_row(db, bank_key, after, content_hash)

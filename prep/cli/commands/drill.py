@@ -6,7 +6,7 @@ from typing import Annotated
 import typer
 
 from prep.cli.context import AppContext
-from prep.cli.options import CategoryOption, KindOption, TagOption, filters, option
+from prep.cli.options import CategoryOption, JudgeModel, KindOption, NoJudge, TagOption, filters, option
 from prep.cli.output import emit_json
 from prep.cli.plain import counted
 from prep.errors import EXIT_INTERRUPTED
@@ -103,6 +103,8 @@ def drill(
     record: Record = False,
     retention: Retention = None,
     as_json: SummaryJson = False,
+    judge: JudgeModel = None,
+    no_judge: NoJudge = False,
 ) -> None:
     """Drill questions with spaced repetition: due cards first, then new ones.
 
@@ -140,14 +142,13 @@ def drill(
     session = started.session
     # With --json, stdout carries only the summary: the session itself is shown on stderr.
     ui = ConsoleUI(session, editor=lambda q: _edit_during_drill(app, session, q, err=as_json), stderr=as_json)
-    if not session.can_keep:
-        ui.notify("the state database is read-only here: answers in this session are not kept")
+    judging = _judge(app, judge, no_judge, ui, started)
     _opening(ui, started, bank, questions)
     if not started.queue:
         if as_json:
             emit_json(session.finish().to_dict())
         return
-    summary = Drill(session, started.queue, ui, _teacher(app, started)).run()
+    summary = Drill(session, started.queue, ui, _teacher(app, started), judging).run()
     ui.out.print()
     ui.out.print(summary_table(summary, detailed=mode is DrillMode.mock, width=ui.out.width))
     if started.plan is not None:
@@ -160,13 +161,15 @@ def drill(
 
 
 def _opening(ui, started, bank, questions) -> None:  # type: ignore[no-untyped-def]
-    """What a drill says before its first card: the bank it drills, that it follows the
-    interview plan, or why there is nothing to drill."""
+    """What a drill says before its first card: that it keeps nothing (a read-only state), the
+    bank it drills, that it follows the interview plan, or why there is nothing to drill."""
     from prep import clock
     from prep.cli.render import bank_in_use, when_text
     from prep.cli.render_plan import plan_opening
     from prep.review.queue import due_outlook
 
+    if not started.session.can_keep:
+        ui.notify("the state database is read-only here: answers in this session are not kept")
     ui.out.print(bank_in_use(bank.location), style="dim")
     if not questions:
         ui.out.print("No question matches these filters together (-c, --tag, --kind).")
@@ -199,6 +202,17 @@ def _plan_note(bank, started, category, tag, kind) -> str:  # type: ignore[no-un
     named = (("-c", category), ("--tag", tag), ("-k", kind))
     words = [f"{flag} {value}" for flag, values in named for value in values or ()]
     return plan_closing(selected, whole, " ".join(words) or "these questions")
+
+
+def _judge(app: AppContext, model: str | None, off: bool, ui, started):  # type: ignore[no-untyped-def]
+    """The judge of this drill, its model found before the first card (so that a name llm does
+    not know stops the drill before it starts, not in the middle)."""
+    from prep.cli.judging import open_judge
+
+    judging = open_judge(app, model, off, notify=ui.notify, store=started.store)
+    if judging is not None:
+        judging.model()
+    return judging
 
 
 def _teacher(app: AppContext, started):  # type: ignore[no-untyped-def]

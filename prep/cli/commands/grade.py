@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from prep.cli.context import AppContext
-from prep.cli.options import option
+from prep.cli.options import JudgeModel, NoJudge, option
 from prep.cli.output import echo, emit_json
 from prep.cli.plain import read_stdin_text
 from prep.cli.quick.completion import question_ids
@@ -52,8 +52,15 @@ def grade(
     elapsed: Elapsed = None,
     file: BatchFile = None,
     as_json: GradeJson = False,
+    judge: JudgeModel = None,
+    no_judge: NoJudge = False,
 ) -> None:
-    """Score an answer against a question's key points, pitfalls and prepared answer."""
+    """Score an answer against a question's key points, pitfalls and prepared answer.
+
+    With a judge model set ([judge] in the config, or --judge MODEL), the answers the words
+    cannot decide (or all, with when = "always") are judged by it; a judge that fails leaves
+    the word-level grade (docs/judge.md).
+    """
     from prep.grading import batch
 
     app: AppContext = ctx.obj
@@ -61,7 +68,7 @@ def grade(
     if file is not None:
         if question_id or answer is not None:
             raise UsageError("--file grades a batch; do not also give an ID or --answer")
-        results = batch.grade_file(bank, file)
+        results = _graded(app, batch.read_attempts(bank, file), judge, no_judge)
         if as_json:
             emit_json([r.to_dict() for r in results])
         else:
@@ -78,7 +85,7 @@ def grade(
         raise UsageError(
             "the answer is empty: nothing to grade", hint="give it with --answer, or on standard input"
         )
-    result = batch.grade_one(bank, question.id, answer, elapsed)
+    (result,) = _graded(app, [(question.id, answer, elapsed)], judge, no_judge)
     if result.grade.mode == "none":
         raise UsageError(
             f"{question.id} has no key points and no prepared answer: nothing to grade against",
@@ -98,6 +105,7 @@ def grade(
             answer_source=stored.source if stored else "own",
             teach_hint=f"`prep teach {question.id} --point {{n}}` teaches it",
             numbers={point.text: n for n, point in enumerate(question.key_points, 1)},
+            judged_by=result.judge.model if result.judge and result.judge.used else None,
         )
     )
     if result.grade.structure is not None:
@@ -109,6 +117,23 @@ def grade(
         echo("no suggested rating: the words cannot tell (tick the points you covered in a drill, or rate)")
     else:
         echo(f"suggested rating: {result.grade.rating}")
+
+
+def _graded(app: AppContext, attempts, model: str | None, off: bool):  # type: ignore[no-untyped-def]
+    """Each attempt graded, by the judge too where it is set and wanted; a judge that failed
+    says so in one line (each different failure once) on standard error."""
+    from prep.cli.judging import judge_failures, open_judge
+    from prep.review.judge import grade_answers
+
+    judge = open_judge(app, model, off, notify=lambda message: echo(f"prep: {message}", err=True))
+    try:
+        results = grade_answers(app.bank(), attempts, judge)
+    finally:
+        if judge is not None and judge.cache is not None:
+            judge.cache.close()
+    for line in judge_failures(results):
+        echo(f"prep: {line}", err=True)
+    return results
 
 
 def _print_batch(results) -> None:  # type: ignore[no-untyped-def]
