@@ -245,6 +245,7 @@ def history(store: Store, question_id: str) -> list[dict[str, Any]]:
             "scheduled": True,
             "verdict": r.verdict,
             "ticked": list(r.ticked) if r.ticked is not None else None,
+            "decided_by": r.decided_by,
         }
         for r in store.reviews(question_id)
     ]
@@ -260,6 +261,7 @@ def history(store: Store, question_id: str) -> list[dict[str, Any]]:
             "scheduled": False,
             "verdict": p.verdict,
             "ticked": None,
+            "decided_by": p.decided_by,
         }
         for p in store.practice(question_id)
     ]

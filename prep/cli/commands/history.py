@@ -58,10 +58,19 @@ def history(
         table.add_row(
             r["reviewed_at"][:16].replace("T", " "),
             rating,
-            r["suggested"] or "—",
+            (r["suggested"] or "—") + _judged(r.get("decided_by")),
             (str(r["score"]) if r["score"] is not None else "—")
             + (f" (you ticked {', '.join(map(str, r['ticked']))})" if r.get("ticked") else ""),
             f"{r['elapsed_seconds']:.0f}s" if r["elapsed_seconds"] else "—",
             r["answer"] or "",
         )
     out.print(table)
+
+
+def _judged(decided_by: str | None) -> str:
+    """ " (judge MODEL)" after the grader's suggestion when a judge model decided the verdict."""
+    return (
+        f" (judge {decided_by.removeprefix('judge:')})"
+        if decided_by and decided_by.startswith("judge:")
+        else ""
+    )
