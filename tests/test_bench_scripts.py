@@ -229,3 +229,58 @@ def test_star_benchmark_reports_every_figure_for_the_analyser_and_the_baseline(t
     # The analyser against the baseline (every sentence an action, every answer adequate).
     assert rows["sentence accuracy"].split()[2:4] == ["1.000", "0.500"]
     assert rows["verdict accuracy"].split()[2:4] == ["1.000", "0.000"]
+
+
+def test_judge_benchmark_runs_every_labelled_set_with_a_test_model(tmp_path):
+    """bench/judge.py against the deterministic table judge (tests/judge_models.py), installed as
+    an llm plugin: every figure, for the words, the judge and the cascade."""
+    import json
+    import os
+
+    from .judge_models import TABLE, install_judges
+    from .support import GOOD
+
+    data = tmp_path / "data"
+    data.mkdir()
+    rows = [
+        {"question": "dp-vs-mp", "kind": "concise-correct", "label": "pass", "answer": GOOD},
+        {"question": "dp-vs-mp", "kind": "dont-know", "label": "fail", "answer": "I don't know."},
+    ]
+    (data / "attempts-small.yaml").write_text(json.dumps(rows), encoding="utf-8")
+    table = tmp_path / "table.json"
+    quotes = ["each GPU holds a full copy of the model", "different part of the batch", "all-reduced",
+              "Model parallelism splits the model", "does not fit on one GPU"]  # fmt: skip
+    reply = {
+        "points": [{"point": n, "status": "said", "quote": q} for n, q in enumerate(quotes, 1)],
+        "pitfalls": [],
+    }
+    table.write_text(json.dumps({GOOD: reply}), encoding="utf-8")
+    env = {
+        **os.environ,
+        **install_judges(tmp_path / "site", ROOT),
+        TABLE: str(table),
+        "LLM_USER_PATH": str(tmp_path),
+    }
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "judge.py"), "--model", "prep-table", "--data", str(data)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env=env,
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "bundled bank (bench/data): 2 attempts" in out and "All sets: 2 attempts" in out
+    header = next(line for line in out.splitlines() if line.strip().startswith("figure"))
+    assert header.split()[1:] == ["words", "alone", "judge", "alone", "cascade"]
+    for figure in ("binary pass accuracy", "false passes on fail-labelled", "missed passes on pass-labelled",
+                   "confident errors", "share unsure", "judge failures", "seconds per answer"):  # fmt: skip
+        assert figure in out
+    judge_alone = next(line for line in out.splitlines() if line.strip().startswith("binary pass")).split()
+    assert judge_alone[4] == "1.000"  # the table's judge passes the good answer and fails the other
+    missing = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "judge.py"), "--model", "no-such-model", "--data", str(data)],
+        capture_output=True, text=True, timeout=300, check=False, env=env,
+    )  # fmt: skip
+    assert missing.returncode == 1 and "llm knows no model 'no-such-model'" in missing.stderr
