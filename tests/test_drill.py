@@ -413,7 +413,8 @@ def test_every_config_setting_is_checked(run, isolated_home, setting, message):
 def test_a_misspelt_section_or_a_missing_named_config_is_an_error(run, isolated_home, tmp_path):
     (isolated_home / "config.toml").write_text("[drilll]\nfuzz = false\n")
     result = run("drill", input="", env=NOW)
-    assert result.exit_code == 1 and "unknown section [drilll] (known: [drill], [interview])" in result.output
+    assert result.exit_code == 1
+    assert "unknown section [drilll] (known: [drill], [interview], [judge])" in result.output
     (isolated_home / "config.toml").unlink()
     assert run("drill", input="q\n", env=NOW).exit_code == 0  # the default file may be absent
     result = run("--config", str(tmp_path / "nope.toml"), "drill", input="", env=NOW)

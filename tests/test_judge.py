@@ -301,3 +301,18 @@ def test_judge_check_sends_one_fixed_example(run, judges, tmp_path):
     broken = run("judge", "check", "prep-malformed")
     assert broken.exit_code == 1 and "schema followed: no" in broken.stdout
     assert run("judge", "check").exit_code == 1  # no model named, none in the config
+
+
+def test_a_batch_table_says_who_decided_each_grade_when_a_judge_is_set(run, judges, tmp_path):
+    plain = run("grade", "--file", batch(tmp_path, MIXED))
+    assert plain.exit_code == 0 and " by" not in plain.stdout.splitlines()[0]
+    config = judge_config(tmp_path / "config.toml", "prep-table")
+    result = run("--config", str(config), "grade", "--file", batch(tmp_path, MIXED))
+    lines = result.stdout.splitlines()
+    assert lines[0].split()[-1] == "by"
+    decided = [
+        line.split()[-1]
+        for line in lines
+        if line.split()[:1] in (["zero-stages"], ["dp-vs-mp"], ["dp-batch-size"])
+    ]
+    assert decided.count("judge") == len(judges.calls()) >= 1 and "words" in decided

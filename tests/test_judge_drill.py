@@ -9,6 +9,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+import pexpect
 import yaml
 
 from .judge_models import CALLS, TABLE, install_judges
@@ -119,8 +120,9 @@ def test_the_drill_with_a_judge_in_a_real_terminal(tmp_path, bank_dir, state_fil
     child.expect(r"Enter = hard")
     child.send("\r")
     child.expect("Session done")
-    child.expect(r"\$|$", timeout=10)
+    child.expect(pexpect.EOF)
     child.close()
+    assert child.exitstatus == 0
     assert decided(state_file) == [("dp-batch-size", 2, "partial", None, "judge:prep-table")]
     assert taught(bank_dir, "dp-batch-size") == [[], [QUOTE]]
     assert 'notified = ["prep-table"]' in config.read_text()

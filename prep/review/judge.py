@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib.util
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -61,11 +61,6 @@ class Judged:
     grade: Grade
     words: Grade
     judge: JudgeOutcome | None = None  # None: no judge configured
-
-    @property
-    def decided_by(self) -> str:
-        """Who decided the verdict, as the review log records it."""
-        return f"judge:{self.judge.model}" if self.judge and self.judge.used else "words"
 
     def to_dict(self) -> dict:
         return {
@@ -209,8 +204,6 @@ class Judge:
             "for each answer it judges (said once; [judge] in the config sets it)"
         )
         told = [*self.settings.notified, self.name]
-        from dataclasses import replace
-
         self.settings = replace(self.settings, notified=tuple(told))
         try:
             self.remember(told)

@@ -143,8 +143,9 @@ def _print_batch(results) -> None:  # type: ignore[no-untyped-def]
     from prep.cli.output import console
     from prep.cli.render import VERDICT_STYLE
 
+    judged = any(r.judge is not None for r in results)  # a judge was set: say who decided
     table = Table(show_edge=False)
-    for column in ("question", "score", "verdict", "rating", "missed"):
+    for column in ("question", "score", "verdict", "rating", "missed", *(("by",) if judged else ())):
         table.add_column(column)
     for r in results:
         g = r.grade
@@ -154,5 +155,6 @@ def _print_batch(results) -> None:  # type: ignore[no-untyped-def]
             Text(g.verdict, style=VERDICT_STYLE.get(g.verdict, "")),
             str(g.rating) if g.rating else "—",
             str(len(g.missed)),
+            *(("judge" if r.judge and r.judge.used else "words",) if judged else ()),
         )
     console().print(table)
