@@ -316,3 +316,14 @@ def test_a_batch_table_says_who_decided_each_grade_when_a_judge_is_set(run, judg
         if line.split()[:1] in (["zero-stages"], ["dp-vs-mp"], ["dp-batch-size"])
     ]
     assert decided.count("judge") == len(judges.calls()) >= 1 and "words" in decided
+
+
+def test_a_weak_story_judged_complete_still_suggests_hard_at_best(run, judges, tmp_path):
+    # biggest-failure has no key points: it is judged against its prepared answer's 4 sentences.
+    story = "I would probably add a version check to the data pipeline and rerun the training."
+    quote = "add a version check to the data pipeline"
+    judges.reply(story, said(*((n, "said", quote) for n in range(1, 5))))
+    config = judge_config(tmp_path / "config.toml", "prep-table", when="always")
+    (result,) = graded(run, tmp_path, [("biggest-failure", story)], config=config)
+    assert result["judge"]["used"] and (result["verdict"], result["score"]) == ("pass", 100)
+    assert result["structure"]["verdict"] == "weak" and result["rating"] == "hard"

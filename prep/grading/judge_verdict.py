@@ -19,6 +19,7 @@ from dataclasses import replace
 from prep.grading.grade import Grade, PointResult
 from prep.grading.judge_exchange import JudgeReply, JudgeRequest
 from prep.grading.settings import DEFAULT_SETTINGS, Settings
+from prep.grading.star import capped
 from prep.grading.verdict import Verdict
 from prep.rating import Rating
 
@@ -98,6 +99,8 @@ def judged_grade(
             pitfalls.append(PointResult(text, 100.0, True, span=span, excerpt=answer[span[0] : span[1]]))
     share = len(said) / len(request.points)
     verdict, rating = _verdict(share, bool(contradicted or pitfalls), fast, settings)
+    if words.structure is not None:  # a behavioral answer's weak story suggests Hard at best
+        rating = capped(rating, words.structure)
     notes = [
         note
         for flaw, note in (
