@@ -41,8 +41,8 @@ def drill_config(tmp_path: Path, model: str = "prep-table", **settings: object) 
 
 
 # dp-vs-mp (the words pass it), its follow-up dp-batch-size (the words are unsure: the judge
-# decides, and t teaches its quote), then zero-stages (the user ticks point 1, rates Again).
-SESSION = f"{GOOD}\n\n\ny\n{UNSURE}\n\nt\n\nI have no idea.\n\nt 1\n1\n"
+# decides, and t teaches its quote), then zero-stages (the user ticks point 1, rates Again); q.
+SESSION = f"{GOOD}\n\n\ny\n{UNSURE}\n\nt\n\nI have no idea.\n\nt 1\n1\nq\n"
 
 
 def test_the_log_records_who_decided_each_verdict_and_t_teaches_the_judges_quote(
