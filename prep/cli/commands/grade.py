@@ -57,9 +57,7 @@ def grade(
 ) -> None:
     """Score an answer against a question's key points, pitfalls and prepared answer.
 
-    With a judge model set ([judge] in the config, or --judge MODEL), the answers the words
-    cannot decide (or all, with when = "always") are judged by it; a judge that fails leaves
-    the word-level grade (docs/judge.md).
+    A judge model (--judge, or [judge] in the config) decides what the words cannot (docs/judge.md).
     """
     from prep.grading import batch
 
