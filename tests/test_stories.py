@@ -189,7 +189,7 @@ def test_the_cram_sheet_tells_each_story_in_four_lines(run, bank_dir):
         "- **Action",
         "- **Result",
     ]
-    assert block[3].endswith("(two weeks; every run checked)")
+    assert block[3].endswith("has stopped every mismatch since. (two weeks; every run checked)")
     # A sheet without a behavioral question has no story section.
     assert "Your stories" not in run("export", "cram", "-c", "parallelism").output
 

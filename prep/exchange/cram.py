@@ -214,13 +214,13 @@ def _story_section(stories: Sequence[Story]) -> list[str]:
         return []
     out = ['<a id="your-stories"></a>', "", "## Your stories", ""]
     for story in stories:
-        numbers = f" ({'; '.join(story.metrics)})" if story.metrics else ""
+        numbers = f" ({md_inline('; '.join(story.metrics))})" if story.metrics else ""
         out += [f'<a id="{story_anchor(story.id)}"></a>', "", f"### {md_inline(story.title)}", ""]
         out += [
             f"- **Situation:** {md_inline(story.situation)}",
             f"- **Task:** {md_inline(story.task)}",
             f"- **Action:** {md_inline(story.action)}",
-            f"- **Result:** {md_inline(story.result)}{md_inline(numbers)}",
+            f"- **Result:** {md_inline(story.result)}{numbers}",
             "",
         ]
     return out
