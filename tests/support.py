@@ -1,20 +1,25 @@
 """What tests share besides fixtures (those are in conftest.py): the test bank's files and the
 writer of a bank, the installed `prep` in a pipe or a terminal, a good answer and a fixed time,
 the review rows and old databases tests inspect or start from, a question built inline, the
-scripted fake UI that drives a drill without a terminal, and a real Anki collection. Test modules
-import these from here, never from one another."""
+scripted fake UI that drives a drill without a terminal, a real Anki collection, and a device
+sharing a bank's history. Test modules import these from here, never from one another."""
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
+import subprocess
 import textwrap
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 from prep.bank.schema import Question
+from prep.cli.app import app
 from prep.review.drill import Choice
 from prep.state.migrations import MIGRATIONS
 
@@ -387,3 +392,90 @@ def said(*points: tuple[int, str, str], pitfalls: tuple[tuple[int, str], ...] = 
         "points": [{"point": n, "status": status, "quote": quote} for n, status, quote in points],
         "pitfalls": [{"pitfall": n, "said": True, "quote": quote} for n, quote in pitfalls],
     }
+
+
+# --- a review history shared between two devices --------------------------------------------
+
+TOPICS_YAML = """\
+category: topics
+title: Topics
+questions:
+  - id: q1
+    prompt: First question?
+    tags: [a]
+    key_points: [the first point]
+  - id: q2
+    prompt: Second question?
+    tags: [a, b]
+    key_points: [the second point]
+  - id: q3
+    prompt: Third question?
+    tags: [a]
+    key_points: [the third point]
+  - id: q4
+    prompt: Fourth question?
+    tags: [b]
+    key_points: [the fourth point]
+  - id: q5
+    prompt: Fifth question?
+    tags: [b]
+    key_points: [the fifth point]
+"""
+T0 = "2026-03-02T09:00:00+00:00"
+LATER = "2026-03-02T11:00:00+00:00"
+NEXT_DAY = "2026-03-03T09:00:00+00:00"
+FUZZ_ON = "[drill]\nfuzz = true\n"  # due dates spread as users have them: replayed the same
+
+
+def git(where: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", "-c", "user.name=prep", "-c", "user.email=prep@example.com", *args],
+        cwd=where,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "CONFLICT" not in done.stdout + done.stderr
+    return done.stdout + done.stderr
+
+
+@dataclass
+class Device:
+    """One machine: its clone of the bank's repository and its own state file."""
+
+    name: str
+    clone: Path
+    state: Path
+    config: Path
+
+    def run(self, *args: str, now: str = T0, input: str | None = None):  # type: ignore[no-untyped-def]
+        argv = ["--bank", str(self.clone), "--state", str(self.state), "--config", str(self.config), *args]
+        env = {"PREP_DEVICE": self.name, "PREP_NOW": now}
+        result = CliRunner().invoke(app, argv, input=input, env=env, catch_exceptions=False)
+        return result
+
+    def drill(self, tag: str, ratings: str, now: str = T0) -> None:
+        """Drill the cards of *tag*, answering each blank and rating it as *ratings* says."""
+        script = "".join(f"\n{rating}\n" for rating in ratings)
+        result = self.run("drill", "--tag", tag, input=script, now=now)
+        assert result.exit_code == 0, result.output
+
+    def export(self, now: str = NEXT_DAY) -> str:
+        result = self.run("state", "export", now=now)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    def upcoming(self, now: str = NEXT_DAY) -> dict:
+        result = self.run("next", "--json", now=now)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.output)
+
+    def publish(self, message: str) -> None:
+        git(self.clone, "add", "-A")
+        git(self.clone, "commit", "-q", "-m", message)
+        git(self.clone, "pull", "-q", "--no-rebase", "--no-edit")
+        git(self.clone, "push", "-q")
+
+    def pull(self) -> None:
+        git(self.clone, "pull", "-q", "--no-rebase", "--no-edit")

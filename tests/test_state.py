@@ -72,7 +72,7 @@ def test_export_import_round_trip_is_identical(run, state_file, tmp_path, bank_d
         env=NOW,
     )
     first = run("state", "export").output
-    assert first.splitlines()[0] == '{"type": "prep-state", "version": 4}'  # 4: who decided verdicts
+    assert first.splitlines()[0] == '{"type": "prep-state", "version": 5}'  # 5: event ids, undos
     assert sum('"type": "review"' in line for line in first.splitlines()) == 3
     dump = tmp_path / "history.jsonl"
     dump.write_text(first)
@@ -94,6 +94,8 @@ def test_export_import_round_trip_is_identical(run, state_file, tmp_path, bank_d
         "practice_present": 0,
         "teachings_added": 0,
         "teachings_present": 0,
+        "undos_added": 0,
+        "undos_present": 0,
     }
     second = runner.invoke(app, base + ["state", "export"]).output
     assert second == first
@@ -115,7 +117,7 @@ def test_import_merges_newer_card_states(tmp_path):
 
         dump = tmp_path / "b.jsonl"
         dump.write_text("".join(line + "\n" for line in export_lines(sb)))
-        report = import_lines(sa, dump)
+        report = import_lines(sa, dump, scheduler.replay)
         assert (report.reviews_added, report.reviews_present, report.cards_updated) == (1, 1, 1)
         assert sa.card("q") == card2
 

@@ -106,14 +106,14 @@ def test_record_and_undo_restore_the_previous_state(store):
     second = NO_FUZZ.review(first, Rating.AGAIN, later)
     r2 = store.record(first, second, reviewed_at=later, rating=1, suggested=3, score=20)
     assert store.card("q") == second
-    assert store.undo(r2) == "q"
+    assert store.undo(r2, NO_FUZZ.replay, undone_at=later) == "q"
     assert store.card("q") == first
     assert [r.id for r in store.reviews("q")] == [r1]
-    store.undo(r1)
+    store.undo(r1, NO_FUZZ.replay, undone_at=later)
     assert store.card("q") is None
     assert store.review_count() == 0
     with pytest.raises(StateError):
-        store.undo(r1)
+        store.undo(r1, NO_FUZZ.replay, undone_at=later)
 
 
 def test_review_log_keeps_chosen_and_suggested_rating(store):
@@ -239,10 +239,10 @@ def test_two_processes_rating_the_same_card_at_once_build_on_each_other(tmp_path
     def rate(rating: str, pause: float) -> None:
         with Store(path) as store:
 
-            def schedule(before):  # type: ignore[no-untyped-def]
+            def schedule(before, at):  # type: ignore[no-untyped-def]
                 seen.append(before)
                 time.sleep(pause)  # the first rating is still being written when the second starts
-                return scheduler.review(before or new_card("q", now), rating, now)
+                return scheduler.review(before or new_card("q", at), rating, at)
 
             store.rate("q", schedule, reviewed_at=now, rating=int(rating))
 

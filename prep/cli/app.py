@@ -121,7 +121,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "state": (
         "state",
         "state_app",
-        "Check, export, import or prune your review history (the SQLite state database).",
+        "Check, export, import, prune or share your review history (the SQLite state database).",
     ),
 }
 

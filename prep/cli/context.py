@@ -77,17 +77,35 @@ class AppContext:
         """Which bank the review history's rows belong to (see BankLocation.key)."""
         return self.bank_location().key
 
-    def store(self, *, write: bool = True):  # type: ignore[no-untyped-def]
-        """The review state of this bank."""
-        from prep.state.store import Store
+    def store(self, *, write: bool = True, take_in: bool = True):  # type: ignore[no-untyped-def]
+        """The review state of this bank, with what other devices appended to its shared
+        history taken in (unless *take_in* is false: a command that only looks at it)."""
+        if not take_in:
+            from prep.state.store import Store
 
-        return Store(self.state_path, write=write, bank_key=self.bank_key)
+            return Store(self.state_path, write=write, bank_key=self.bank_key)
+        from prep.cli.output import warn
+        from prep.review.shared import open_store
+
+        return open_store(self.state_path, self.bank_key, self._scheduler_settings, write=write, warn=warn)
+
+    def replay(self, store):  # type: ignore[no-untyped-def]
+        """How this device replays a card's reviews (see ``review.shared.replay_for``)."""
+        from prep.review.shared import replay_for
+
+        return replay_for(self._scheduler_settings(), store)
+
+    def _scheduler_settings(self):  # type: ignore[no-untyped-def]
+        from prep import config
+
+        return config.load(self.config_path, explicit=self.config_named).scheduler
 
     @property
     def schedule_files(self):  # type: ignore[no-untyped-def]
+        from prep.cli.output import warn
         from prep.review.setup import ScheduleFiles
 
-        return ScheduleFiles(self.state_path, self.config_path, self.config_named, self.bank_key)
+        return ScheduleFiles(self.state_path, self.config_path, self.config_named, self.bank_key, warn)
 
     def open_schedule(
         self,

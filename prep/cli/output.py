@@ -21,6 +21,11 @@ def echo(text: str = "", *, err: bool = False, nl: bool = True) -> None:
     stream.flush()
 
 
+def warn(text: str) -> None:
+    """A line about something prep skipped or did on its own, on standard error."""
+    echo(f"prep: {text}", err=True)
+
+
 def emit_json(data: object) -> None:
     """*data* as indented JSON on standard output; what JSON has no type for (dates, paths) as text."""
     import json

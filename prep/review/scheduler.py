@@ -1,17 +1,22 @@
 """Pure scheduling: a thin, serialisable wrapper over the `fsrs` package.
 
-Time is always passed in; nothing here reads the clock, the database or the config file.
+Time is always passed in; nothing here reads the clock, the database or the config file. The
+fuzz that spreads due dates is drawn from the question and the review's time, not from a random
+generator, so that replaying a card's reviews gives the schedule the reviews gave when they were
+made, on any device.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from datetime import datetime
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from prep.config import SchedulerConfig
 from prep.rating import Rating
-from prep.state.cards import CardState, utc
+from prep.state.cards import CardState, format_time, new_card, utc
 
 
 @dataclass
@@ -31,18 +36,19 @@ class Scheduler:
         if self.config.parameters:
             kwargs["parameters"] = self.config.parameters
         self._fsrs = fsrs
-        self._scheduler = fsrs.Scheduler(**kwargs)
+        self._scheduler = _seeded_scheduler_class()(**kwargs)
 
     def review(self, card: CardState, rating: Rating, now: datetime) -> CardState:
-        """The card after answering it with *rating* at *now* (pure: same inputs, same output
-        when fuzzing is off)."""
+        """The card after answering it with *rating* at *now* (pure: same inputs, same output,
+        fuzz included)."""
         fs_card = self._to_fsrs(card)
+        self._scheduler.fuzz_of = (card.question_id, now)
         updated, _log = self._scheduler.review_card(
             fs_card, self._fsrs.Rating(rating.value), review_datetime=utc(now)
         )
         lapsed = rating == Rating.AGAIN and card.state == 2
-        return replace(
-            card,
+        return CardState(  # not dataclasses.replace: a replay makes thousands
+            question_id=card.question_id,
             due=updated.due,
             state=int(updated.state),
             step=updated.step,
@@ -52,6 +58,16 @@ class Scheduler:
             reps=card.reps + 1,
             lapses=card.lapses + (1 if lapsed else 0),
         )
+
+    def replay(self, question_id: str, reviews: Sequence[tuple[datetime, int]]) -> list[CardState]:
+        """The card after each of its reviews ((time, rating), in time order), from a new card:
+        what the reviews give, wherever and in whichever order they were recorded."""
+        states: list[CardState] = []
+        card: CardState | None = None
+        for when, rating in reviews:
+            card = self.review(card or new_card(question_id, when), Rating(rating), when)
+            states.append(card)
+        return states
 
     def retrievability(self, card: CardState, now: datetime) -> float:
         """Probability of recalling the card now (0 for a card never reviewed)."""
@@ -69,3 +85,40 @@ class Scheduler:
             due=utc(card.due),
             last_review=utc(card.last_review) if card.last_review else None,
         )
+
+
+def _fuzz_draw(question_id: str, now: datetime) -> float:
+    """A number in [0, 1) fixed by the question and the moment of its review: the fuzz of that
+    review, the same each time it is replayed."""
+    digest = hashlib.sha256(f"{question_id}|{format_time(now)}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64
+
+
+_SEEDED: type | None = None
+
+
+def _seeded_scheduler_class() -> type:
+    """fsrs.Scheduler whose fuzz takes ``fuzz_draw`` for the random number fsrs would draw:
+    the same fuzz ranges, a reproducible point in them."""
+    global _SEEDED
+    if _SEEDED is None:
+        import fsrs
+        from fsrs.scheduler import FUZZ_RANGES
+
+        class SeededScheduler(fsrs.Scheduler):
+            fuzz_of: tuple[str, datetime] = ("", datetime(2000, 1, 1))  # the review being made
+
+            def _get_fuzzed_interval(self, *, interval: timedelta) -> timedelta:
+                days = interval.days
+                if days < 2.5:  # fsrs leaves short intervals as they are
+                    return interval
+                delta = 1.0 + sum(
+                    r["factor"] * max(min(float(days), r["end"]) - r["start"], 0.0) for r in FUZZ_RANGES
+                )
+                high = min(round(days + delta), self.maximum_interval)
+                low = min(max(2, round(days - delta)), high)
+                fuzzed = _fuzz_draw(*self.fuzz_of) * (high - low + 1) + low
+                return timedelta(days=min(round(fuzzed), self.maximum_interval))
+
+        _SEEDED = SeededScheduler
+    return _SEEDED

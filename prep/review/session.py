@@ -208,7 +208,7 @@ class Session:
             now = self.clock()
             result.review_id, after = self.store.rate(
                 question_id,
-                lambda before: self.scheduler.review(before or new_card(question_id, now), rating, now),
+                lambda before, at: self.scheduler.review(before or new_card(question_id, at), rating, at),
                 reviewed_at=now,
                 rating=rating,
                 suggested=graded.rating if graded else None,
@@ -287,16 +287,17 @@ class Session:
         return any(r.rating is not None for r in self.summary.results)
 
     def undo(self) -> Result | None:
-        """Take back the last rating of this session (its review row and card state). The answer
+        """Take back the last rating of this session: its review goes, and the card becomes the
+        replay of the reviews left (another drill's rating of it since included). The answer
         typed for it stays, as practice: only the rating is taken back."""
         for index in range(len(self.summary.results) - 1, -1, -1):
             result = self.summary.results[index]
             if result.rating is None:
                 continue
             if result.review_id is not None:
-                self.store.undo(result.review_id)
+                self.store.undo(result.review_id, self.scheduler.replay, undone_at=self.clock())
             if result.practice_id is not None:
-                self.store.forget_practice(result.practice_id)
+                self.store.forget_practice(result.practice_id, undone_at=self.clock())
             self.keep_unrated(result.question_id, result.grade, result.answer, result.elapsed)
             del self.summary.results[index]
             return result

@@ -20,6 +20,7 @@ from prep.review import plan as planning
 from prep.review.queue import QueueItem, build_queue, mock_queue
 from prep.review.scheduler import Scheduler
 from prep.review.session import Mode, Session
+from prep.review.shared import open_store
 from prep.state.store import Store
 
 if TYPE_CHECKING:
@@ -37,20 +38,30 @@ class ScheduleFiles:
     config: Path
     explicit_config: bool = False
     bank_key: str = ""  # the bank's key in the review history
+    warn: Callable[[str], None] | None = None  # told of each line of a shared history skipped
 
 
 def open_schedule(
     files: ScheduleFiles, retention: float | None = None, new: int | None = None, *, write: bool = True
 ) -> tuple[config.DrillConfig, Store, Scheduler]:
-    """Drill settings (config < options), the state store, and a scheduler using the personal
-    FSRS weights `prep optimize` saved, if any. *write*: the command records reviews, so a
-    database that cannot be written is refused up front."""
+    """Drill settings (config < options), the state store (with what other devices appended to
+    a shared history taken in), and a scheduler using the personal FSRS weights `prep optimize`
+    saved, if any. *write*: the command records reviews, so a database that cannot be written
+    is refused up front."""
     settings = config.load(
         files.config,
         overrides={"desired_retention": retention, "new_per_day": new},
         explicit=files.explicit_config,
     )
-    store = Store(files.state, write=write, bank_key=files.bank_key)
+
+    def replay_settings() -> config.SchedulerConfig:
+        # Other devices' reviews are replayed as every command replays them: without this
+        # drill's --retention.
+        if retention is None:
+            return settings.scheduler
+        return config.load(files.config, explicit=files.explicit_config).scheduler
+
+    store = open_store(files.state, files.bank_key, replay_settings, write=write, warn=files.warn)
     personal = store.fsrs_parameters()
     scheduler = Scheduler(
         replace(settings.scheduler, parameters=personal) if personal else settings.scheduler

@@ -16,7 +16,9 @@ from typing import Any
 from prep.paths import state_path
 from prep.state.copies import kept_copies
 from prep.state.migrations import SCHEMA_VERSION
+from prep.state.replay import Mismatch, mismatches
 from prep.state.sqlite import (
+    Connection,
     UnreadableWal,
     foreign_tables,
     is_corruption,
@@ -30,7 +32,8 @@ from prep.state.sqlite import (
 @dataclass
 class Health:
     """What `prep state check` found. *status*: "missing", "ok", "read-only" (healthy, but it
-    cannot be written), "damaged" or "unusable" (cannot be opened, for another reason)."""
+    cannot be written), "inconsistent" (a card's schedule is not the replay of its reviews),
+    "damaged" or "unusable" (cannot be opened, for another reason)."""
 
     path: Path
     exists: bool
@@ -42,6 +45,7 @@ class Health:
     cards: int | None = None
     backups: list[Path] = field(default_factory=list)
     damaged: list[Path] = field(default_factory=list)
+    mismatched: list[Mismatch] = field(default_factory=list)  # schedules that are not their replay
     moved_next: bool = False  # damaged in a way that makes the next prep command move it aside
     note: str | None = None  # what happens next
     restore: list[tuple[str, str]] = field(default_factory=list)  # (what it does, shell command)
@@ -59,6 +63,9 @@ class Health:
             "schema": self.schema,
             "reviews": self.reviews,
             "cards": self.cards,
+            "mismatched": [
+                {"bank": m.bank, "question": m.question_id, "problem": str(m)} for m in self.mismatched
+            ],
             "backups": [str(p) for p in self.backups],
             "damaged_copies": [str(p) for p in self.damaged],
             "restore": [{"step": step, "command": command} for step, command in self.restore],
@@ -106,12 +113,7 @@ def _inspect(health: Health) -> None:
         quick = quick_check(db)
         full = " ".join(str(db.execute("PRAGMA integrity_check").fetchone()[0]).split())  # one line
         foreign = foreign_tables(db)
-        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if "schema_migrations" in tables:
-            health.schema = int(db.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0] or 0)
-        if {"reviews", "cards"} <= tables:
-            health.reviews = db.execute("SELECT COUNT(*) FROM reviews").fetchone()[0]
-            health.cards = db.execute("SELECT COUNT(*) FROM cards").fetchone()[0]
+        _count(health, db)
     except sqlite3.DatabaseError as exc:
         _failed(health, exc)
         return
@@ -132,6 +134,9 @@ def _inspect(health: Health) -> None:
         )
         return
     current = health.schema == SCHEMA_VERSION
+    if health.mismatched:
+        _inconsistent(health)
+        return
     if writable(path):
         health.status, health.detail = "ok", "ok"
         if not current:
@@ -155,6 +160,31 @@ def _inspect(health: Health) -> None:
             f"read-only, and at schema {health.schema or 0}: prep must upgrade it to {SCHEMA_VERSION} "
             "before using it, which needs write access"
         )
+
+
+def _count(health: Health, db: Connection) -> None:
+    """The schema, reviews and cards, and the cards whose schedule is not their reviews' replay."""
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "schema_migrations" in tables:
+        health.schema = int(db.execute("SELECT MAX(version) FROM schema_migrations").fetchone()[0] or 0)
+    if {"reviews", "cards"} <= tables:
+        health.reviews = db.execute("SELECT COUNT(*) FROM reviews").fetchone()[0]
+        health.cards = db.execute("SELECT COUNT(*) FROM cards").fetchone()[0]
+        if (health.schema or 0) >= 4:  # banks are recorded from schema 4 on
+            health.mismatched = mismatches(db)
+
+
+def _inconsistent(health: Health) -> None:
+    """Some card's schedule is not the replay of its reviews: say which, and that nothing is lost."""
+    count = len(health.mismatched)
+    health.ok, health.status = False, "inconsistent"
+    health.detail = (
+        f"{count} card{'s' if count != 1 else ''}' schedule{'s' if count != 1 else ''} not the replay of"
+        f" {'their' if count != 1 else 'its'} reviews: "
+        + "; ".join(str(m) for m in health.mismatched[:5])
+        + ("; ..." if count > 5 else "")
+    )
+    health.note = "nothing is lost: replaying the reviews rebuilds each schedule"
 
 
 def _damaged(health: Health, detail: str) -> None:
@@ -184,6 +214,13 @@ def _failed(health: Health, exc: sqlite3.DatabaseError) -> None:
 def _restore_steps(health: Health) -> list[tuple[str, str]]:
     """Only steps that exist: a backup to copy back if there is one, a damaged copy to salvage if
     there is one, an export to merge once the database can take it."""
+    if health.status == "inconsistent":
+        return [
+            (
+                "make each of those schedules the replay of its reviews",
+                f"{_prep(health.path)} state rebuild",
+            )
+        ]
     in_place = health.status == "damaged"
     if not (in_place or health.damaged or (health.status == "missing" and health.backups)):
         return []

@@ -12,38 +12,41 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from prep.errors import StateError
-from prep.state.cards import CardState, parse_time
+from prep.state.cards import CardState
+from prep.state.merge import ImportReport, merge
 from prep.state.records import FORMAT, FORMAT_VERSION, parse_export
-from prep.state.rows import save_card_row, scope
+from prep.state.replay import Mismatch, Replay, mismatches, rebuild
+from prep.state.rows import scope
 from prep.state.sqlite import Connection
 
 if TYPE_CHECKING:
     from prep.state.store import Store
 
 
-# The columns of a review and of a practice answer that move with an export (not the row id).
+# The columns of each kind of event that move with an export (not the row id): an event's own
+# fields, and the bank it belongs to and (a review) the card before it, which the state derives.
 REVIEW_FIELDS = (
-    "question_id", "reviewed_at", "rating", "suggested", "score", "elapsed_seconds", "answer", "mode",
-    "content_hash", "verdict", "card_before", "bank", "ticked", "decided_by",
+    "event", "question_id", "reviewed_at", "rating", "suggested", "score", "elapsed_seconds", "answer",
+    "mode", "content_hash", "verdict", "ticked", "decided_by", "card_before", "bank",
 )  # fmt: skip
 PRACTICE_FIELDS = (
-    "question_id", "practiced_at", "mode", "rating", "score", "verdict", "elapsed_seconds", "answer", "bank",
-    "decided_by",
+    "event", "question_id", "practiced_at", "mode", "rating", "score", "verdict", "elapsed_seconds", "answer",
+    "decided_by", "bank",
 )  # fmt: skip
-TEACHING_FIELDS = ("question_id", "point", "phrasing", "taught_at", "via", "bank")
-# Each table of history that moves row by row: (table, record type, time column, fields, the
-# columns that make a row the same row when merging).
+TEACHING_FIELDS = ("event", "question_id", "point", "phrasing", "taught_at", "via", "bank")
+UNDO_FIELDS = ("event", "undoes", "question_id", "undone_at", "bank")
+DERIVED_FIELDS = ("card_before", "bank")  # what a device file leaves out: not part of the event
+# Each table of history that moves row by row: (table, record type, time column, fields).
 _ROW_TABLES = (
-    ("reviews", "review", "reviewed_at", REVIEW_FIELDS, ("bank", "question_id", "reviewed_at")),
-    ("practice", "practice", "practiced_at", PRACTICE_FIELDS, ("bank", "question_id", "practiced_at")),
-    ("teachings", "teaching", "taught_at", TEACHING_FIELDS,
-     ("bank", "question_id", "taught_at", "point", "phrasing")),
-)  # fmt: skip
+    ("reviews", "review", "reviewed_at", REVIEW_FIELDS),
+    ("practice", "practice", "practiced_at", PRACTICE_FIELDS),
+    ("teachings", "teaching", "taught_at", TEACHING_FIELDS),
+    ("undos", "undo", "undone_at", UNDO_FIELDS),
+)
 _CARD_COLUMNS = (
     "question_id, due, state, step, stability, difficulty, last_review, reps, lapses, content_hash"
 )
@@ -132,7 +135,7 @@ def carry_over(store: Store, source: str) -> int:
     """Copy another bank's history into this one (a bank copied with `prep init` starts with
     the progress made on the one it was copied from). Returns the reviews copied."""
     with store.transaction() as db:
-        for table, _, _, fields, _ in _ROW_TABLES:
+        for table, _, _, fields in _ROW_TABLES:
             own = [f for f in fields if f != "bank"]
             copied = db.execute(
                 f"INSERT INTO {table} (bank, {', '.join(own)}) SELECT ?, {', '.join(own)} FROM {table}"
@@ -150,23 +153,35 @@ def carry_over(store: Store, source: str) -> int:
 
 
 def export_rows(store: Store, *, all_banks: bool = False) -> Iterator[tuple[str, dict[str, Any]]]:
-    """("card" | "review" | "practice" | "teaching", fields) of this bank's history (its own rows and the
-    unassigned ones; every bank's with *all_banks*) in a fixed order, so that the same history
-    always exports the same way."""
+    """("card" | "review" | "practice" | "teaching" | "undo", fields) of this bank's history (its
+    own rows and the unassigned ones; every bank's with *all_banks*) in a fixed order, so that
+    the same history always exports the same way. A row of this bank names no bank (its path
+    is this device's), but with *all_banks*."""
     where, args = scope(None if all_banks else store.bank_key)
+    own = None if all_banks else store.bank_key
+
+    def located(record: dict[str, Any]) -> dict[str, Any]:
+        if own is not None and record["bank"] == own:
+            del record["bank"]
+        return record
+
     for row in store.db.execute(
         f"SELECT bank, {_CARD_COLUMNS} FROM cards WHERE {where} ORDER BY question_id, bank", args
     ):
         record = dict(row)
         content = record.pop("content_hash")
         bank = record.pop("bank")
-        yield "card", {**CardState.from_dict(record).to_dict(), "content_hash": content, "bank": bank}
-    for table, kind, stamp, fields, _ in _ROW_TABLES:
+        yield (
+            "card",
+            located({**CardState.from_dict(record).to_dict(), "content_hash": content, "bank": bank}),
+        )
+    for table, kind, stamp, fields in _ROW_TABLES:
         for row in store.db.execute(
-            f"SELECT {', '.join(fields)} FROM {table} WHERE {where} ORDER BY {stamp}, question_id, bank, id",
+            f"SELECT {', '.join(fields)} FROM {table} WHERE {where}"
+            f" ORDER BY {stamp}, question_id, event, bank",
             args,
         ):
-            yield kind, {k: row[k] for k in fields}
+            yield kind, located({k: row[k] for k in fields})
 
 
 def export_lines(store: Store, *, all_banks: bool = False) -> Iterable[str]:
@@ -175,24 +190,10 @@ def export_lines(store: Store, *, all_banks: bool = False) -> Iterable[str]:
         yield json.dumps({"type": kind, **fields}, sort_keys=True)
 
 
-@dataclass
-class ImportReport:
-    reviews_added: int = 0
-    reviews_present: int = 0
-    cards_added: int = 0
-    cards_updated: int = 0
-    cards_kept: int = 0
-    practice_added: int = 0
-    practice_present: int = 0
-    teachings_added: int = 0
-    teachings_present: int = 0
-
-    def to_dict(self) -> dict[str, int]:
-        return dict(self.__dict__)
-
-
-def import_lines(store: Store, path: Path, *, keep_banks: bool = False) -> ImportReport:
-    """Merge an export into the state: reviews by (question, time), cards by latest review.
+def import_lines(store: Store, path: Path, replay: Replay, *, keep_banks: bool = False) -> ImportReport:
+    """Merge an export (or a device file of a shared history: the same format) into the state,
+    as taking in a device file does (``merge``): events by id, or by question and time;
+    undos; the cards of the questions whose reviews changed replayed with *replay*.
 
     The history becomes this bank's (a bank exported on one machine is at another path on the
     next), but for unassigned rows; with *keep_banks* every row keeps the bank it names (a
@@ -200,55 +201,17 @@ def import_lines(store: Store, path: Path, *, keep_banks: bool = False) -> Impor
     file twice changes nothing the second time. The whole file is checked before anything is
     written, and written in one transaction.
     """
-    cards, rows = parse_export(path)
-    if not keep_banks:
-        cards = [(card, content, store.bank_key if bank else "") for card, content, bank in cards]
-        for row in (row for kind in rows.values() for row in kind):
-            row["bank"] = store.bank_key if row["bank"] else ""
-    return _merge(store, cards, rows)
+    return merge(store, parse_export(path), replay, keep_banks=keep_banks)
 
 
-def _merge(
-    store: Store,
-    cards: list[tuple[CardState, str | None, str]],
-    rows_by_kind: dict[str, list[dict[str, Any]]],
-) -> ImportReport:
-    """Add what the state does not have yet, in one transaction: reviews, practice answers and
-    teachings by (bank, question, time), cards where the incoming one was reviewed later.
-    Each row keeps the bank it was made in."""
-    counts = ImportReport().to_dict()
+def rebuild_mismatched(store: Store, replay: Replay) -> list[Mismatch]:
+    """Replay every card (of every bank) whose schedule is not the replay of its reviews, as
+    `prep state check` finds them, in one transaction; those it found."""
     with store.transaction() as db:
-        for table, kind, _, fields, same in _ROW_TABLES:
-            for row in rows_by_kind.get(kind, []):
-                if db.execute(
-                    f"SELECT 1 FROM {table} WHERE {' AND '.join(f'{c} = ?' for c in same)}",
-                    tuple(row[c] for c in same),
-                ).fetchone():
-                    counts[f"{table}_present"] += 1
-                    continue
-                db.execute(
-                    f"INSERT INTO {table} ({', '.join(fields)}) VALUES ({', '.join('?' * len(fields))})",
-                    tuple(row[k] for k in fields),
-                )
-                counts[f"{table}_added"] += 1
-        for card, content, bank in cards:
-            counts[_merge_card(db, card, content, bank)] += 1
-    return ImportReport(**counts)
-
-
-def _merge_card(db: Connection, card: CardState, content: str | None, bank_key: str) -> str:
-    """Save an imported card unless the state has one reviewed as late; which count it adds to."""
-    row = db.execute(
-        "SELECT last_review FROM cards WHERE bank = ? AND question_id = ?", (bank_key, card.question_id)
-    ).fetchone()
-    if (
-        row is not None
-        and row[0] is not None
-        and not (card.last_review and card.last_review > parse_time(row[0]))
-    ):
-        return "cards_kept"
-    save_card_row(db, bank_key, card, content)
-    return "cards_added" if row is None else "cards_updated"
+        found = mismatches(db)
+        for mismatch in found:
+            rebuild(db, mismatch.bank, mismatch.question_id, replay)
+    return found
 
 
 def prune(store: Store, keep: set[str], *, unassigned: bool = False) -> dict[str, int]:

@@ -166,6 +166,57 @@ def _m006_judge(db: sqlite3.Connection) -> None:
     )
 
 
+def _m007_events(db: sqlite3.Connection) -> None:
+    # Every review, practice answer and teaching is an event with an id that travels with it
+    # (export, a shared history/ folder), so that the same event seen twice counts once and an
+    # undo names what it undoes. Rows from before get ids made from what they hold, so that two
+    # states that imported the same export give its rows the same ids. An undo is kept as an
+    # event too (undos), and how far each device file of a shared history was read (shared_files).
+    from prep.state.events import legacy_event_ids
+
+    _script(
+        db,
+        """
+        ALTER TABLE reviews ADD COLUMN event TEXT;
+        ALTER TABLE practice ADD COLUMN event TEXT;
+        ALTER TABLE teachings ADD COLUMN event TEXT;
+        CREATE TABLE undos (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            event TEXT NOT NULL,
+            bank TEXT NOT NULL DEFAULT '',
+            undoes TEXT NOT NULL,           -- the event taken back (a review or a practice answer)
+            question_id TEXT NOT NULL,
+            undone_at TEXT NOT NULL
+        );
+        CREATE TABLE shared_files (
+            bank TEXT NOT NULL,
+            name TEXT NOT NULL,             -- a device file in the bank's history/ folder
+            offset INTEGER NOT NULL,        -- bytes taken in: up to the end of its last whole line
+            lines INTEGER NOT NULL,         -- lines taken in, so that a problem names its line
+            PRIMARY KEY (bank, name)
+        );
+        """,
+    )
+    for table, kind, key in (
+        ("reviews", "review", "reviewed_at"),
+        ("practice", "practice", "practiced_at"),
+        ("teachings", "teaching", "taught_at"),
+    ):
+        extra = ", point, phrasing" if table == "teachings" else ""
+        rows = db.execute(f"SELECT id, bank, question_id, {key}{extra} FROM {table} ORDER BY id").fetchall()
+        ids = legacy_event_ids(kind, [tuple(row[1:]) for row in rows])
+        db.executemany(f"UPDATE {table} SET event = ? WHERE id = ?", [(e, r[0]) for e, r in zip(ids, rows)])
+    _script(
+        db,
+        """
+        CREATE INDEX reviews_event ON reviews(event);
+        CREATE INDEX practice_event ON practice(event);
+        CREATE INDEX teachings_event ON teachings(event);
+        CREATE INDEX undos_event ON undos(undoes);
+        """,
+    )
+
+
 # Ordered: append new migrations, never edit or reorder applied ones.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _m001_initial,
@@ -174,5 +225,6 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _m004_bank,
     _m005_teaching,
     _m006_judge,
+    _m007_events,
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from prep.errors import StateError
-from prep.state.cards import CardState, format_time, parse_time
+from prep.state import sharing
+from prep.state.cards import CardState, format_time, parse_time, utc
 from prep.state.database import StateDatabase
+from prep.state.events import new_event_id
+from prep.state.replay import Replay, rebuild
 from prep.state.rows import Practice, Review, card_of, practice_of, review_of, save_card_row, scope
 from prep.state.sqlite import Connection
 
@@ -124,14 +127,16 @@ class Store(StateDatabase):
         rating: int,
         **details: Any,
     ) -> int:
-        """Append a review and save the card's new state, atomically. Returns the review id."""
+        """Append a review and save the card's new state as given, atomically: for tools that
+        build a history. Returns the review id."""
         with self.transaction() as db:
-            return _append_review(db, self.bank_key or "", before, after, reviewed_at, rating, **details)
+            fields = _review_fields(after.question_id, reviewed_at, rating, details)
+            return self._append_review(db, before, after, fields)
 
     def rate(
         self,
         question_id: str,
-        schedule: Callable[[CardState | None], CardState],
+        schedule: Callable[[CardState | None, datetime], CardState],
         *,
         reviewed_at: datetime,
         rating: int,
@@ -139,35 +144,57 @@ class Store(StateDatabase):
     ) -> tuple[int, CardState]:
         """Read the card, schedule it and record the review in one write transaction, so two
         processes rating the same card at once each build on the other's rating, not on the
-        state both read before. Returns the review id and the card's new state."""
+        state both read before. *schedule* gets the card and the time the review is recorded
+        at: *reviewed_at*, or just after the card's last review if that is later (a clock set
+        back, or another device's ahead), so that the card's reviews in time order are the
+        order they were made in. Returns the review id and the card's new state."""
         with self.transaction() as db:
             before = self.card(question_id)
-            after = schedule(before)
-            return _append_review(
-                db, self.bank_key or "", before, after, reviewed_at, rating, **details
-            ), after
+            at = utc(reviewed_at)
+            if before is not None and before.last_review is not None and before.last_review >= at:
+                at = before.last_review + timedelta(microseconds=1)
+            after = schedule(before, at)
+            fields = _review_fields(question_id, at, rating, details)
+            return self._append_review(db, before, after, fields), after
 
-    def undo(self, review_id: int) -> str:
-        """Remove a review and restore the card as it was before it. Returns the question id."""
+    def _append_review(
+        self, db: Connection, before: CardState | None, after: CardState, fields: dict[str, Any]
+    ) -> int:
+        bank = self.bank_key or ""
+        card_before = json.dumps(before.to_dict()) if before else None
+        row_id = _insert(db, "reviews", bank, {**fields, "card_before": card_before})
+        save_card_row(db, bank, after, fields["content_hash"])
+        sharing.append_event(self, "review", fields)
+        return row_id
+
+    def undo(self, review_id: int, replay: Replay, *, undone_at: datetime) -> str:
+        """Take back a review: remove it, record the undo (an event, so that it undoes on every
+        device sharing the history) and make the card the replay of the reviews left, which
+        keeps any made since by another drill. Returns the question id."""
         with self.transaction() as db:
             row = db.execute(
-                "SELECT question_id, card_before, bank FROM reviews WHERE id = ?", (review_id,)
+                "SELECT question_id, bank, event FROM reviews WHERE id = ?", (review_id,)
             ).fetchone()
             if row is None:
                 raise StateError(f"review {review_id} is not in the database (already undone?)")
             db.execute("DELETE FROM reviews WHERE id = ?", (review_id,))
-            qid, bank = row["question_id"], row["bank"]
-            if row["card_before"] is None:
-                db.execute("DELETE FROM cards WHERE bank = ? AND question_id = ?", (bank, qid))
-            else:
-                before = CardState.from_dict(json.loads(row["card_before"]))
-                previous_hash = db.execute(
-                    "SELECT content_hash FROM reviews WHERE bank IN (?, '') AND question_id = ?"
-                    " ORDER BY id DESC LIMIT 1",
-                    (bank, qid),
-                ).fetchone()
-                save_card_row(db, bank, before, previous_hash[0] if previous_hash else None)
-            return str(qid)
+            qid, bank = str(row["question_id"]), row["bank"]
+            self._append_undo(db, bank, row["event"], qid, undone_at)
+            rebuild(db, bank, qid, replay)
+            return qid
+
+    def _append_undo(self, db: Connection, bank: str, event: str, question_id: str, at: datetime) -> None:
+        fields = {
+            "event": new_event_id(),
+            "undoes": event,
+            "question_id": question_id,
+            "undone_at": format_time(at),
+        }
+        db.execute(
+            "INSERT INTO undos (bank, event, undoes, question_id, undone_at) VALUES (?, ?, ?, ?, ?)",
+            (bank, *fields.values()),
+        )
+        sharing.append_event(self, "undo", fields)
 
     def reviews(self, question_id: str | None = None, since: datetime | None = None) -> list[Review]:
         where, args = scope(self.bank_key)
@@ -200,19 +227,26 @@ class Store(StateDatabase):
         answer: str | None = None,
         decided_by: str | None = None,
     ) -> int:
+        fields = {
+            "event": new_event_id(), "question_id": question_id, "practiced_at": format_time(practiced_at),
+            "mode": mode, "rating": rating, "score": score, "verdict": verdict,
+            "elapsed_seconds": elapsed_seconds, "answer": answer, "decided_by": decided_by,
+        }  # fmt: skip
         with self.transaction() as db:
-            cursor = db.execute(
-                "INSERT INTO practice (bank, question_id, practiced_at, mode, rating, score, verdict, "
-                "elapsed_seconds, answer, decided_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (self.bank_key or '', question_id, format_time(practiced_at), mode, rating, score, verdict,
-                 elapsed_seconds, answer, decided_by),
-            )  # fmt: skip
-            return int(cursor.lastrowid)
+            row_id = _insert(db, "practice", self.bank_key or "", fields)
+            sharing.append_event(self, "practice", fields)
+            return row_id
 
-    def forget_practice(self, practice_id: int) -> None:
-        """Undo of a cram rating: the practice row it kept goes too."""
+    def forget_practice(self, practice_id: int, *, undone_at: datetime) -> None:
+        """Undo of a cram rating: the practice row it kept goes too (an undo event)."""
         with self.transaction() as db:
+            row = db.execute(
+                "SELECT question_id, bank, event FROM practice WHERE id = ?", (practice_id,)
+            ).fetchone()
+            if row is None:
+                return
             db.execute("DELETE FROM practice WHERE id = ?", (practice_id,))
+            self._append_undo(db, row["bank"], row["event"], row["question_id"], undone_at)
 
     def practice(self, question_id: str) -> list[Practice]:
         where, args = scope(self.bank_key)
@@ -227,12 +261,13 @@ class Store(StateDatabase):
     def log_teaching(
         self, question_id: str, point: int, phrasing: str, *, taught_at: datetime, via: str
     ) -> None:
+        fields = {
+            "event": new_event_id(), "question_id": question_id, "point": point, "phrasing": phrasing,
+            "taught_at": format_time(taught_at), "via": via,
+        }  # fmt: skip
         with self.transaction() as db:
-            db.execute(
-                "INSERT INTO teachings (bank, question_id, point, phrasing, taught_at, via)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (self.bank_key or "", question_id, point, phrasing, format_time(taught_at), via),
-            )
+            _insert(db, "teachings", self.bank_key or "", fields)
+            sharing.append_event(self, "teaching", fields)
 
     # --- the judge's replies: a cache, so that grading an answer again asks the model nothing ----
 
@@ -277,44 +312,42 @@ class Store(StateDatabase):
             save_card_row(db, self.bank_key or "", card, content_hash)
 
 
-def _append_review(
-    db: Connection,
-    bank_key: str,
-    before: CardState | None,
-    after: CardState,
-    reviewed_at: datetime,
-    rating: int,
-    *,
-    suggested: int | None = None,
-    score: int | None = None,
-    elapsed_seconds: float | None = None,
-    answer: str | None = None,
-    mode: str | None = None,
-    content_hash: str | None = None,
-    verdict: str | None = None,
-    ticked: str | None = None,
-    decided_by: str | None = None,
-) -> int:
+def _insert(db: Connection, table: str, bank: str, fields: dict[str, Any]) -> int:
+    """Insert a row of the bank's history; its row id."""
     cursor = db.execute(
-        "INSERT INTO reviews (bank, question_id, reviewed_at, rating, suggested, score,"
-        " elapsed_seconds, answer, mode, content_hash, card_before, verdict, ticked, decided_by)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            bank_key,
-            after.question_id,
-            format_time(reviewed_at),
-            rating,
-            suggested,
-            score,
-            elapsed_seconds,
-            answer,
-            mode,
-            content_hash,
-            json.dumps(before.to_dict()) if before else None,
-            verdict,
-            ticked,
-            decided_by,
-        ),
+        f"INSERT INTO {table} (bank, {', '.join(fields)}) VALUES (?, {', '.join('?' * len(fields))})",
+        (bank, *fields.values()),
     )
-    save_card_row(db, bank_key, after, content_hash)
     return int(cursor.lastrowid)
+
+
+def _review_fields(
+    question_id: str, reviewed_at: datetime, rating: int, details: dict[str, Any]
+) -> dict[str, Any]:
+    """A new review's columns, as its event carries them (what the review log keeps besides the
+    bank and the card before it). *details*: suggested, score, elapsed_seconds, answer, mode,
+    content_hash, verdict, ticked, decided_by (each None when not given)."""
+    unknown = set(details) - set(REVIEW_DETAILS)
+    if unknown:
+        raise TypeError(f"unknown review fields: {', '.join(sorted(unknown))}")
+    return {
+        "event": new_event_id(),
+        "question_id": question_id,
+        "reviewed_at": format_time(reviewed_at),
+        "rating": int(rating),
+        **{name: details.get(name) for name in REVIEW_DETAILS},
+        "suggested": None if details.get("suggested") is None else int(details["suggested"]),
+    }
+
+
+REVIEW_DETAILS = (
+    "suggested",
+    "score",
+    "elapsed_seconds",
+    "answer",
+    "mode",
+    "content_hash",
+    "verdict",
+    "ticked",
+    "decided_by",
+)

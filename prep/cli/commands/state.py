@@ -1,4 +1,5 @@
-"""`prep state check|export|import|prune`: the review history's health, backup and moves."""
+"""`prep state check|export|import|prune|share|rebuild`: the review history's health, backup,
+moves, and sharing through the bank's folder."""
 
 from pathlib import Path
 from typing import Annotated
@@ -10,9 +11,11 @@ from prep.cli.context import AppContext
 from prep.cli.options import command_group
 from prep.cli.output import echo, emit_json
 from prep.cli.plain import counted
-from prep.errors import EXIT_STATE, UsageError, display_path
+from prep.errors import EXIT_STATE, CommandLineError, UsageError, display_path
 
-state_app = command_group("Check, export, import or prune your review history (the SQLite state database).")
+state_app = command_group(
+    "Check, export, import, prune or share your review history (the SQLite state database)."
+)
 
 
 @state_app.command("check")
@@ -95,14 +98,18 @@ def import_(
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print what was merged as JSON.")] = False,
 ) -> None:
-    """Merge an export into this bank's history: by question and review time; importing twice is harmless."""
+    """Merge an export (or a device file of a shared history) into this bank's history.
+
+    Events count once (by id, or question and time), so importing twice is harmless; an undo
+    in the file undoes; the cards whose reviews changed are replayed in time order.
+    """
     from prep.state.history import import_lines
 
     app: AppContext = ctx.obj
     if not file.is_file():
         raise UsageError(f"{file} is a directory, not a file" if file.is_dir() else f"no such file: {file}")
     with app.store() as store:
-        report = import_lines(store, file, keep_banks=keep_banks)
+        report = import_lines(store, file, app.replay(store), keep_banks=keep_banks)
     if as_json:
         emit_json(report.to_dict())
     else:
@@ -117,6 +124,11 @@ def import_(
             + (
                 f"; teachings: {report.teachings_added} added, {report.teachings_present} already present"
                 if report.teachings_added or report.teachings_present
+                else ""
+            )
+            + (
+                f"; undos: {report.undos_added} added, {report.undos_present} already present"
+                if report.undos_added or report.undos_present
                 else ""
             )
         )
@@ -171,3 +183,63 @@ def prune(
             f"{counted(result['cards'], 'card')}, {counted(result['practice'], 'practice answer')}"
             + (f", {counted(result['teachings'], 'teaching')}" if result["teachings"] else "")
         )
+
+
+@state_app.command("share")
+def share(
+    ctx: typer.Context,
+    off: Annotated[
+        bool, typer.Option("--off", help="Stop this device writing to the bank's history/ (the files stay).")
+    ] = False,
+    status: Annotated[
+        bool,
+        typer.Option("--status", help="Show the devices, their last review and what is not taken in yet."),
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Share this bank's review history through its folder (git, Syncthing, Dropbox).
+
+    Makes history/ in the bank and writes this device's reviews, practice answers, undos and
+    taught phrasings to history/DEVICE.jsonl, one file per device, so merges never conflict.
+    Every prep using the bank then writes there and takes in what other devices appended.
+    The device name is made once per state file; $PREP_DEVICE overrides it.
+    """
+    from prep.cli.render_share import render_shared, render_status
+    from prep.state import share as sharing
+
+    app: AppContext = ctx.obj
+    if off and status:
+        raise CommandLineError("--off and --status exclude each other")
+    if status:
+        with app.store(write=False, take_in=False) as store:
+            result = sharing.status(store)
+        emit_json(result.to_dict()) if as_json else render_status(result)
+        return
+    location = app.writable_bank_location()
+    with app.store(take_in=not off) as store:
+        if off:
+            folder = sharing.stop_sharing(store)
+            done = {"writes": False, "folder": str(folder) if folder else None}
+            emit_json(done) if as_json else render_shared(None, folder)
+            return
+        shared = sharing.share(store, location.root)
+    emit_json(shared.to_dict()) if as_json else render_shared(shared, shared.folder)
+
+
+@state_app.command("rebuild")
+def rebuild(
+    ctx: typer.Context,
+    as_json: Annotated[bool, typer.Option("--json", help="Print what was rebuilt as JSON.")] = False,
+) -> None:
+    """Make every schedule that is not the replay of its reviews that replay (what `state check` reports)."""
+    from prep.state.history import rebuild_mismatched
+
+    app: AppContext = ctx.obj
+    with app.store() as store:
+        rebuilt = rebuild_mismatched(store, app.replay(store))
+    if as_json:
+        emit_json({"rebuilt": [{"bank": m.bank, "question": m.question_id} for m in rebuilt]})
+    elif rebuilt:
+        echo(f"rebuilt {counted(len(rebuilt), 'schedule')}: " + ", ".join(m.question_id for m in rebuilt))
+    else:
+        echo("nothing to rebuild: every schedule is the replay of its reviews")

@@ -20,10 +20,13 @@ class QuickStart(NamedTuple):
     state: Path
 
     def store(self) -> Store:
-        """The review state of this bank, read only."""
-        from prep.state.store import Store
+        """The review state of this bank, read only, with what other devices appended to its
+        shared history taken in."""
+        from prep.cli.output import warn
+        from prep.review.shared import open_store
 
-        return Store(self.state, write=False, bank_key=self.location.key)
+        settings = self.settings.scheduler
+        return open_store(self.state, self.location.key, lambda: settings, write=False, warn=warn)
 
 
 def quick_start(

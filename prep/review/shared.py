@@ -1,0 +1,74 @@
+"""Opening the review state of a bank whose history is shared (``prep.state.sharing``): what
+the other devices appended is taken in first, so that every command that reads the schedule
+reads it with their reviews, replayed by this device's scheduler."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+
+from prep.config import SchedulerConfig
+from prep.errors import StateReadOnly
+from prep.state import takein
+from prep.state.cards import CardState
+from prep.state.replay import Replay
+from prep.state.sharing import device_files, history_dir
+from prep.state.store import Store
+
+
+def replay_for(settings: SchedulerConfig, store: Store) -> Replay:
+    """How this device replays a card's reviews: its scheduler settings, with the personal FSRS
+    weights `prep optimize` saved in the state, as a drill schedules."""
+    from prep.review.scheduler import Scheduler  # deferred: most commands replay nothing
+
+    personal = store.fsrs_parameters()
+    return Scheduler(replace(settings, parameters=personal) if personal else settings).replay
+
+
+def open_store(
+    state: Path,
+    bank_key: str,
+    settings: Callable[[], SchedulerConfig],
+    *,
+    write: bool,
+    warn: Callable[[str], None] | None = None,
+) -> Store:
+    """The bank's review state, with what other devices appended to its shared history taken
+    in. *settings* gives the scheduler's settings, asked only when a card is to be replayed;
+    *warn* is told of each line of a device file skipped. A history that is shared is kept in a
+    state file even by a command that only reads (it is made if need be), so that what was
+    taken in is not read again next time."""
+    if not write and not state.exists() and _has_device_files(bank_key):
+        try:
+            return open_store(state, bank_key, settings, write=True, warn=warn)
+        except StateReadOnly:
+            pass  # nowhere to keep it: read it into the passing state below
+    store = Store(state, write=write, bank_key=bank_key)
+    try:
+        taken = takein.take_in(store, _lazily(lambda: replay_for(settings(), store)))
+    except BaseException:
+        store.close()
+        raise
+    if taken is not None and warn is not None:
+        for problem in taken.problems:
+            warn(f"{problem} (skipped)")
+    return store
+
+
+def _has_device_files(bank_key: str) -> bool:
+    folder = history_dir(bank_key)
+    return folder is not None and any(size for size in device_files(folder).values())
+
+
+def _lazily(make: Callable[[], Replay]) -> Replay:
+    """A replay whose scheduler is built on its first use (most take-ins replay nothing)."""
+    made: list[Replay] = []
+
+    def replay(question_id: str, reviews: Sequence[tuple[datetime, int]]) -> list[CardState]:
+        if not made:
+            made.append(make())
+        return made[0](question_id, reviews)
+
+    return replay
