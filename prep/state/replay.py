@@ -30,9 +30,10 @@ def rebuild(
     unassigned ones), in time order (ties by event id, the same on every device), and each
     review's ``card_before`` the card as the replay had it then. No review left: no card.
 
-    *given*: a card state (and content hash) an export holds for it, kept as it is when it
-    reflects the same reviews (as many, the last at the same time), so that an export made under
-    other settings imports its schedule unchanged. Returns the card saved."""
+    *given*: a card state (and content hash; None: the last review's) known for it, kept as it
+    is when it reflects the same reviews (as many, the last at the same time), so that an export
+    made under other settings imports its schedule unchanged, and an undo of the last review
+    gives back the card as it was. Returns the card saved."""
     rows = db.execute(
         "SELECT id, reviewed_at, rating, content_hash, card_before FROM reviews"
         " WHERE bank IN (?, '') AND question_id = ? ORDER BY reviewed_at, event",
@@ -44,7 +45,7 @@ def rebuild(
     states = replay(question_id, [(parse_time(row[1]), row[2]) for row in rows])
     final = states[-1]
     if given is not None and _reflects_same_reviews(given[0], final):
-        save_card_row(db, bank_key, given[0], given[1])
+        save_card_row(db, bank_key, given[0], rows[-1][3] if given[1] is None else given[1])
         return given[0]
     befores = [None, *states[:-1]]
     changed = [

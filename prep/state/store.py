@@ -170,17 +170,20 @@ class Store(StateDatabase):
     def undo(self, review_id: int, replay: Replay, *, undone_at: datetime) -> str:
         """Take back a review: remove it, record the undo (an event, so that it undoes on every
         device sharing the history) and make the card the replay of the reviews left, which
-        keeps any made since by another drill. Returns the question id."""
+        keeps any made since by another drill. The card as it was before the review, when that
+        is what the reviews left give (the review was the last), comes back exactly. Returns
+        the question id."""
         with self.transaction() as db:
             row = db.execute(
-                "SELECT question_id, bank, event FROM reviews WHERE id = ?", (review_id,)
+                "SELECT question_id, bank, event, card_before FROM reviews WHERE id = ?", (review_id,)
             ).fetchone()
             if row is None:
                 raise StateError(f"review {review_id} is not in the database (already undone?)")
             db.execute("DELETE FROM reviews WHERE id = ?", (review_id,))
             qid, bank = str(row["question_id"]), row["bank"]
             self._append_undo(db, bank, row["event"], qid, undone_at)
-            rebuild(db, bank, qid, replay)
+            before = CardState.from_dict(json.loads(row["card_before"])) if row["card_before"] else None
+            rebuild(db, bank, qid, replay, given=(before, None) if before else None)
             return qid
 
     def _append_undo(self, db: Connection, bank: str, event: str, question_id: str, at: datetime) -> None:
