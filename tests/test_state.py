@@ -231,6 +231,10 @@ def test_every_state_command_prints_exactly_one_json_document(
     dump.write_text(run("state", "export").stdout)
     assert _one_json_document(run("state", "import", str(dump), "--json"))["reviews_present"] == 1
     assert _one_json_document(run("state", "check", "--json"))["status"] == "ok"
+    assert _one_json_document(run("state", "rebuild", "--json")) == {"rebuilt": []}
+    assert _one_json_document(run("state", "share", "--status", "--json"))["shared"] is False
+    assert _one_json_document(run("state", "share", "--json"))["written"] == 1
+    assert _one_json_document(run("state", "share", "--off", "--json"))["writes"] is False
     with Store(state_file, bank_key=BankLocation(bank_dir, "option").key) as store:  # this bank's history
         store.record(None, CardState("gone-question", T0), reviewed_at=T0, rating=3)
     monkeypatch.setattr("prep.cli.plain.interactive", lambda: True)
@@ -323,3 +327,27 @@ def test_cram_and_mock_answers_are_kept_as_practice_and_travel_with_an_export(
     )
     rows = [(h["answer"], h["rating"]) for h in json.loads(run("history", "dp-vs-mp", "--json").output)]
     assert ("kept", "again") in rows and ("undone", None) in rows and len(rows) == 4
+
+
+def test_rows_from_before_event_ids_get_the_ids_an_old_export_of_them_gets(
+    run, state_file, tmp_path, bank_dir
+):
+    """A state upgraded from then and a state that imported an export from then agree on the
+    ids of the same events, so that sharing or merging them counts each event once."""
+    old_database(state_file)  # one review of dp-vs-mp, unassigned, from the first release
+    old_export = tmp_path / "old.jsonl"
+    old_export.write_text(
+        '{"type": "prep-state", "version": 1}\n'
+        '{"type": "review", "question_id": "dp-vs-mp", "reviewed_at": "2026-01-02T00:00:00Z", "rating": 3}\n'
+    )
+    assert json.loads(run("state", "import", str(old_export), "--json").output)["reviews_present"] == 1
+    fresh = tmp_path / "fresh.sqlite3"
+    base = ["--bank", str(bank_dir), "--state", str(fresh)]
+    assert CliRunner().invoke(app, [*base, "state", "import", str(old_export)]).exit_code == 0
+
+    def event_ids(*args: str) -> list[str]:
+        exported = CliRunner().invoke(app, [*args, "state", "export"]).output
+        return [json.loads(line)["event"] for line in exported.splitlines() if '"type": "review"' in line]
+
+    upgraded = event_ids("--bank", str(bank_dir), "--state", str(state_file))
+    assert upgraded == event_ids(*base) and upgraded[0].startswith("old-")
