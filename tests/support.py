@@ -456,8 +456,9 @@ class Device:
         return result
 
     def drill(self, tag: str, ratings: str, now: str = T0) -> None:
-        """Drill the cards of *tag*, answering each blank and rating it as *ratings* says."""
-        script = "".join(f"\n{rating}\n" for rating in ratings)
+        """Drill the cards of *tag*, answering each blank and rating it as *ratings* says, then
+        quit (an answer of just q)."""
+        script = "".join(f"\n{rating}\n" for rating in ratings) + "q\n"
         result = self.run("drill", "--tag", tag, input=script, now=now)
         assert result.exit_code == 0, result.output
 
