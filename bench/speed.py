@@ -144,6 +144,34 @@ def measure_plan(table: Table, base: list[str], env: dict[str, str], runs: int, 
     table.add(f"prep plan --json, {size} q, 100k reviews", value, "prep next --json, warm", floor, "<= 1.5")
 
 
+def measure_stats(
+    table: Table, base: list[str], env: dict[str, str], runs: int, size: int, deps_floor: list[str]
+) -> None:
+    value, floor, _, _ = paired(base + ["stats", "--json"], [deps_floor], env, runs)
+    table.add(f"prep stats --json, {size} q, 100k reviews", value, "import all deps", floor, "<= 0.3 s")
+
+
+def measure_tab(table: Table, bank: Path, home: Path, env: dict[str, str], runs: int, size: int) -> None:
+    """Tab after `prep show q-012-` in bash (100 ids) against reading the ids and prompts of the
+    cached question index in a bare `python -c`: the least any answer from the cache costs."""
+    sys.path.insert(0, str(ROOT))
+    from prep.bank.cache import BankCache
+    from prep.paths import BankLocation
+
+    cache = BankCache(BankLocation(bank, "option"), directory=home / "cache")
+    cache.close()
+    words = f"prep --bank {bank} show q-012-"
+    tab = {**env, "_PREP_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": "4"}
+    read = (
+        "import sqlite3, sys\n"
+        "sqlite3.connect(sys.argv[1]).execute('SELECT id, prompt FROM qindex').fetchall()"
+    )
+    value, floor, _, _ = paired(PREP, [[PYTHON, "-c", read, str(cache.path)]], tab, runs)
+    table.add(
+        f"Tab: ids after `prep show q-012-`, {size} q", value, "read the cached index", floor, "<= 0.15 s"
+    )
+
+
 def run(argv: list[str], env: dict[str, str]) -> tuple[float, int, int]:
     """Wall seconds, peak RSS in MB and exit status of one whole process."""
     start = time.perf_counter()
@@ -218,6 +246,21 @@ class Table:
         return "\n".join(lines)
 
 
+def measure_only(
+    only: str, table: Table, size: int, env: dict[str, str], runs: int, home: Path, deps_floor: list[str]
+) -> None:
+    """One measure of one bank size (--only): the plan, Tab or stats."""
+    bank = make_bank(OUT / f"bank-{size}", size)
+    base = PREP + ["--bank", str(bank), "--state", str(make_history(OUT / f"state-{size}.sqlite3", size))]
+    run(base + ["next"], env)  # fills the parsed-bank cache
+    if only == "plan":
+        measure_plan(table, base, env, runs, size)
+    elif only == "tab":
+        measure_tab(table, bank, home, env, runs, size)
+    else:
+        measure_stats(table, base, env, runs, size, deps_floor)
+
+
 def measure_size(
     table: Table, size: int, env: dict[str, str], runs: int, home: Path, deps_floor: list[str]
 ) -> None:
@@ -255,8 +298,8 @@ def measure_size(
         floor,
         "<= 10 s",
     )
-    value, floor, _, _ = paired(base + ["stats", "--json"], [deps_floor], env, runs)
-    table.add(f"prep stats --json, {size} q, 100k reviews", value, "import all deps", floor, "<= 1.0 s")
+    measure_tab(table, bank, home, env, runs, size)
+    measure_stats(table, base, env, runs, size, deps_floor)
     value, floor, _, _ = paired(base + ["export", "cram"], [deps_floor], env, max(1, runs // 2))
     table.add(f"prep export cram, {size} q", value, "import all deps", floor, "<= 2 s")
 
@@ -270,6 +313,11 @@ def main() -> None:
     parser.add_argument("--markdown", type=Path, help="also write the table as markdown to this file")
     parser.add_argument(
         "--only-plan", action="store_true", help="measure only `prep plan` against `prep next`"
+    )
+    parser.add_argument(
+        "--only",
+        choices=["plan", "tab", "stats"],
+        help="measure only `prep plan` (as --only-plan), Tab completion of ids, or `prep stats --json`",
     )
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
@@ -295,16 +343,14 @@ def main() -> None:
     value, floor, _, _ = paired(PREP + ["--help"], [typer_floor], env, args.runs)
     table.add("prep --help", value, "import typer", floor, "<= 1.3")
 
-    if args.only_plan:
-        for size in args.sizes:
-            base = PREP + ["--bank", str(make_bank(OUT / f"bank-{size}", size))]
-            base += ["--state", str(make_history(OUT / f"state-{size}.sqlite3", size))]
-            run(base + ["next"], env)  # fills the parsed-bank cache
-            measure_plan(table, base, env, args.runs, size)
-        return
-
+    only = "plan" if args.only_plan else args.only
     for size in args.sizes:
-        measure_size(table, size, env, args.runs, home, deps_floor)
+        if only:
+            measure_only(only, table, size, env, args.runs, home, deps_floor)
+        else:
+            measure_size(table, size, env, args.runs, home, deps_floor)
+    if only:
+        return
 
     grading = subprocess.run(
         [PYTHON, str(ROOT / "bench" / "grading.py"), "--timing-only"],

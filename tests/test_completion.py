@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import subprocess
 import sys
 
@@ -109,64 +110,112 @@ def test_a_bank_that_cannot_be_loaded_completes_nothing_and_says_nothing(bank_di
     assert zsh.returncode == 0 and zsh.stderr == "" and zsh.stdout.strip() == "_files"
 
 
-def test_completing_from_the_cache_imports_no_heavy_module(bank_dir):
+# --- answered before typer loads -----------------------------------------------------------
+
+
+def test_an_id_or_a_category_is_completed_from_the_cache_without_loading_typer(bank_dir):
     bash_complete(bank_dir, "show", "")  # the first run builds the parsed-bank cache
-    line = f"prep --bank {bank_dir} show dp-"
-    result = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "prep"],
-        env=_env(_PREP_COMPLETE="complete_zsh", _TYPER_COMPLETE_ARGS=line),
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
-    assert '"dp-vs-mp":' in result.stdout
-    imported = {m.group(1) for m in re.finditer(r"\|\s+(\S+)\s*$", result.stderr, re.M)}
-    # Neither the YAML nor the bank's models are read, and zsh's help texts skip rich. (pydantic
-    # itself is typer's: it converts option values with it, for every command.)
-    heavy = {"rich", "fsrs", "numpy", "rapidfuzz", "yaml", "prep.bank.load", "prep.bank.schema"}
-    assert imported & heavy == set()
+    for line in (f"prep --bank {bank_dir} show dp-", f"prep --bank {bank_dir} list -c pa"):
+        result = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "prep"],
+            env=_env(_PREP_COMPLETE="complete_zsh", _TYPER_COMPLETE_ARGS=line),
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert result.stdout.startswith("_arguments '*: :((")
+        imported = {m.group(1) for m in re.finditer(r"\|\s+(\S+)\s*$", result.stderr, re.M)}
+        # Neither the YAML nor the bank's models are read, nor typer and the commands.
+        heavy = {"rich", "fsrs", "numpy", "rapidfuzz", "yaml", "prep.bank.load", "prep.bank.schema"}
+        assert imported & (heavy | {"typer", "click", "pydantic", "prep.cli.app"}) == set()
 
 
+def _typer_answer(environ: dict[str, str]) -> tuple[str, int]:
+    """What the typer app itself answers: the answer the quick path must give."""
+    from typer.testing import CliRunner
+
+    from prep.cli.app import app
+    from prep.cli.quick.completion import use_plain_help_text
+
+    use_plain_help_text()  # as the console script does before a completion
+    result = CliRunner().invoke(app, [], env=environ, prog_name="prep")
+    return result.stdout, result.exit_code
+
+
+LINES = [
+    "show ",
+    "show dp-",
+    "history z",
+    "grade -a 'in data parallelism' dp",
+    "grade --elapsed 30 ",
+    "teach --point 2 dp-",
+    "list -c ",
+    "list -t zero -c p",
+    "drill -n 3 --category b",
+    "export cram -c ",
+    "import file.csv -c ",
+    "add -c parallelism --follow-up zer",
+    "add --for ",
+    "--debug --state x.db stats -c ",
+    "plan --minutes 30 -c beh",
+]
+
+
+@pytest.mark.parametrize("line", LINES)
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
-def test_show_completion_prints_the_script_for_each_shell(shell):
-    result = subprocess.run(
-        [installed_prep(), "--show-completion", shell],
-        env=_env(_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION="1"),
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
-    assert result.returncode == 0, result.stderr
-    assert f"_PREP_COMPLETE=complete_{shell}" in result.stdout
+def test_the_quick_answer_is_the_one_typer_gives(bank_dir, capsys, line, shell):
+    from prep.cli.quick.tab import complete
+
+    full = f"prep --bank {bank_dir} {line}"
+    if shell == "bash":  # the word under the cursor is the last, empty after a space
+        words = len(shlex.split(full)) + full.endswith(" ")
+        environ = {"_PREP_COMPLETE": "complete_bash", "COMP_WORDS": full, "COMP_CWORD": str(words - 1)}
+    else:
+        environ = {"_PREP_COMPLETE": f"complete_{shell}", "_TYPER_COMPLETE_ARGS": full}
+        if shell == "fish":
+            environ["_TYPER_COMPLETE_FISH_ACTION"] = "get-args"
+    code = complete(environ)
+    assert code == 0
+    assert (capsys.readouterr().out, code) == _typer_answer(environ)
 
 
-def test_install_completion_in_bash_and_tab_completes_there(bank_dir, tmp_path):
-    home = tmp_path / "home"
-    home.mkdir()
-    env = _env(HOME=str(home), PATH=f"{os.path.dirname(installed_prep())}:{os.environ['PATH']}")
-    # prep finds the shell it is installing for among its parent processes, as when a user types
-    # it at a prompt: bash must stay prep's parent. Given a single command, `bash -c` replaces
-    # itself with it, and prep would find only whatever ran the tests (no shell at all under some
-    # runners: "Shell None is not supported"); a command after it keeps bash there.
-    installed = subprocess.run(
-        ["bash", "-c", "prep --install-completion; exit $?"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
-    assert installed.returncode == 0, installed.stdout + installed.stderr
-    script = home / ".bash_completions" / "prep.sh"
-    assert f"source '{script}'" in (home / ".bashrc").read_text()
-    # bash runs the function the script registers, with the words typed so far.
-    tab = (
-        f"source '{script}'; COMP_WORDS=(prep --bank {bank_dir} show dp-); COMP_CWORD=4; "
-        '_prep_completion prep; printf "%s\\n" "${COMPREPLY[@]}"'
-    )
-    result = subprocess.run(["bash", "-c", tab], env=env, capture_output=True, text=True, timeout=30)
-    assert result.stdout.split() == ["dp-vs-mp", "dp-batch-size"], result.stderr
+def test_what_tab_knows_of_each_command_is_what_the_command_has(bank_dir):
+    """TABS (what the quick path reads command lines with) against the commands' own options:
+    the options that take a value, and which options and arguments complete ids or categories."""
+    import typer
 
+    from prep.cli.app import COMMANDS, app
+    from prep.cli.quick.tab import TABS, Tab
 
-def test_help_names_the_completion_options(run):
-    result = run("--help")
-    assert "--install-completion" in result.output and "--show-completion" in result.output
+    group = typer.main.get_command(app)
+    ctx = group.make_context("prep", ["--bank", str(bank_dir), "list"], resilient_parsing=True)
+
+    def commands(command, path):  # type: ignore[no-untyped-def]
+        if getattr(command, "commands", None) is not None and not command.params:
+            for name in command.list_commands(ctx):
+                yield from commands(command.get_command(ctx, name), (*path, name))
+        else:
+            yield path, command
+
+    def completes(param) -> str:  # type: ignore[no-untyped-def]
+        """What the parameter's own completion offers: "id", "category" or ""."""
+        offered = {item.value for item in param.shell_complete(ctx, "")}
+        return {frozenset(IDS): "id", frozenset({"parallelism", "behavioral"}): "category"}.get(
+            frozenset(offered), ""
+        )
+
+    found = {}
+    for name in COMMANDS:
+        for path, command in commands(group.get_command(ctx, name), (name,)):
+            options = [p for p in command.params if p.param_type_name == "option"]
+            arguments = [p for p in command.params if p.param_type_name == "argument"]
+            ids = next((i for i, p in enumerate(arguments) if completes(p) != "id"), len(arguments))
+            tab = Tab(
+                ids,
+                frozenset(o for p in options if completes(p) == "id" for o in p.opts),
+                frozenset(o for p in options if completes(p) == "category" for o in p.opts),
+                frozenset(o for p in options if not p.is_flag for o in p.opts),
+            )
+            if tab.ids or tab.id_options or tab.category_options:
+                found[path] = tab
+    assert found == TABS

@@ -203,24 +203,47 @@ class BankCache:
 
     def fresh_index(self, paths: list[Path]) -> list[IndexRow] | None:
         """The question index, if the bank is unchanged since it last validated cleanly."""
+        return self._fresh(
+            paths,
+            lambda db: list(
+                map(
+                    IndexRow._make,
+                    db.execute(
+                        "SELECT id, category, kind, tags, prompt, content_hash, category_title,"
+                        " target_seconds FROM qindex ORDER BY file, ord"
+                    ),
+                )
+            ),
+        )
+
+    def fresh_matches(self, paths: list[Path], column: str, prefix: str) -> list[tuple[str, str]] | None:
+        """What Tab completes, if the bank is unchanged since it last validated cleanly: (id,
+        prompt) of the questions whose id starts with *prefix* (*column* "id"), or (category,
+        title) of the categories that do ("category"), in bank order. SQLite picks them out of
+        the index: a Tab builds no 10,000 rows to keep a hundred."""
+        sql = _MATCHES[column]
+        return self._fresh(paths, lambda db: db.execute(sql, (len(prefix), prefix)).fetchall())
+
+    def _fresh(self, paths: list[Path], read: Callable[[sqlite3.Connection], Any]) -> Any:
+        """What *read* gets from the index, if the bank is unchanged since it last validated
+        cleanly; None otherwise."""
         if self.db is None:
             return None
         try:
             row = self.db.execute("SELECT value FROM meta WHERE key = 'valid'").fetchone()
             if row is None or row[0] != _bank_signature(paths):
                 return None
-            return list(
-                map(
-                    IndexRow._make,
-                    self.db.execute(
-                        "SELECT id, category, kind, tags, prompt, content_hash, category_title,"
-                        " target_seconds FROM qindex ORDER BY file, ord"
-                    ),
-                )
-            )
+            return read(self.db)
         except (sqlite3.DatabaseError, ValueError):
             self._reset()
             return None
+
+
+_MATCHES = {
+    "id": "SELECT id, prompt FROM qindex WHERE substr(id, 1, ?) = ? ORDER BY file, ord",
+    "category": "SELECT category, category_title FROM qindex WHERE substr(category, 1, ?) = ?"
+    " GROUP BY category ORDER BY MIN(file), MIN(ord)",
+}
 
 
 def _bank_signature(paths: list[Path]) -> str:

@@ -6,6 +6,8 @@ or pydantic when the bank has not changed since it last validated.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from prep.bank.cache import BankCache, IndexRow, cache_enabled
 from prep.paths import BankLocation, bank_files
 
@@ -19,8 +21,7 @@ def question_index(location: BankLocation) -> list[IndexRow]:
     if cache_enabled():
         cache = BankCache(location)
         try:
-            paths = [p.absolute() for p in bank_files(location.questions) + bank_files(location.answers)]
-            index = cache.fresh_index(paths)
+            index = cache.fresh_index(_files(location))
         finally:
             cache.close()
         if index is not None:
@@ -28,6 +29,32 @@ def question_index(location: BankLocation) -> list[IndexRow]:
     from prep.bank.load import load_bank  # pydantic and YAML: only when the cache cannot answer
 
     return index_of(load_bank(location))
+
+
+def completions(location: BankLocation, column: str, prefix: str) -> list[tuple[str, str]]:
+    """What Tab completes: (id, prompt) of the questions whose id starts with *prefix* (*column*
+    "id"), or (category, title) of the categories that do ("category"), in bank order. From
+    the cache alone when the bank is unchanged; else from the index (loading the bank)."""
+    if cache_enabled():
+        cache = BankCache(location)
+        try:
+            found = cache.fresh_matches(_files(location), column, prefix)
+        finally:
+            cache.close()
+        if found is not None:
+            return found
+    rows = question_index(location)
+    if column == "id":
+        return [(row.id, row.prompt) for row in rows if row.id.startswith(prefix)]
+    titles: dict[str, str] = {}
+    for row in rows:
+        if row.category.startswith(prefix):
+            titles.setdefault(row.category, row.category_title)
+    return list(titles.items())
+
+
+def _files(location: BankLocation) -> list[Path]:
+    return [p.absolute() for p in bank_files(location.questions) + bank_files(location.answers)]
 
 
 def index_of(bank) -> list[IndexRow]:  # type: ignore[no-untyped-def]

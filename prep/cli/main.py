@@ -1,6 +1,7 @@
 """The `prep` console script. `prep next` and `prep plan` are answered straight away when their
 arguments are the plain ones (a shell prompt calls `prep next` on every line, and typer with its
-pydantic adapters costs more than the answer); every other command line goes to the typer app."""
+pydantic adapters costs more than the answer), and so is a Tab that completes a question id or a
+category; every other command line goes to the typer app."""
 
 from __future__ import annotations
 
@@ -13,6 +14,12 @@ _FILTERS = {"-c": "categories", "--category": "categories", "-t": "tags", "--tag
 
 
 def main() -> None:
+    if os.environ.get("_PREP_COMPLETE"):  # the shell asks for completions: ids and categories here
+        from prep.cli.quick.tab import complete
+
+        completed = complete(os.environ)
+        if completed is not None:
+            sys.exit(completed)
     code = quick_next(sys.argv[1:])
     if code is not None:
         sys.exit(code)

@@ -1,45 +1,32 @@
-"""Shell completion (`prep --install-completion`): question ids and categories, from the
-parsed-bank cache's question index.
+"""Shell completion (`prep --install-completion`) through typer: question ids and categories
+for its parameters, command names from their summaries, help text without rich.
 
-This runs on every Tab key, so it imports only what it needs, and it is silent: a bank that
-cannot be read gives no completions, never a message (the shell would print it mid-line).
+The command lines that complete an id or a category are answered before typer loads
+(``prep.cli.quick.tab``); typer answers the others (command and option names), with the same
+ids and categories where a command line reaches them.
 """
 
 from __future__ import annotations
 
 import typer
 
-_HELP_WIDTH = 72  # zsh and fish show the prompt beside each id: one line of it
+from prep.cli.quick import tab
 
 
-def _index(ctx: typer.Context) -> list:  # type: ignore[type-arg]
-    """The question index of the bank the command line names (--bank, $PREP_BANK, here)."""
-    try:
-        from prep.bank.index import question_index
-        from prep.paths import find_bank
-
-        return question_index(find_bank(ctx.find_root().params.get("bank_option")))
-    except Exception:  # no bank, an invalid one, an unreadable cache: nothing to offer
-        return []
-
-
-def _one_line(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= _HELP_WIDTH else text[: _HELP_WIDTH - 1].rstrip() + "…"
+def _bank(ctx: typer.Context) -> str | None:
+    """The --bank of the command line being completed, if it gives one."""
+    bank = ctx.find_root().params.get("bank_option")
+    return str(bank) if bank else None
 
 
 def question_ids(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:
     """Ids starting with what is typed, each with its prompt (shown by zsh and fish)."""
-    return [(row.id, _one_line(row.prompt)) for row in _index(ctx) if row.id.startswith(incomplete)]
+    return tab.ids(_bank(ctx), incomplete)
 
 
 def categories(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:
     """Categories starting with what is typed, each with its title, in bank order."""
-    found: dict[str, str] = {}
-    for row in _index(ctx):
-        if row.category.startswith(incomplete):
-            found.setdefault(row.category, _one_line(row.category_title or row.category))
-    return list(found.items())
+    return tab.categories(_bank(ctx), incomplete)
 
 
 def command_items(commands: dict[str, str], incomplete: str) -> list:  # type: ignore[type-arg]
