@@ -316,7 +316,7 @@ def test_a_bank_without_the_teachings_table_is_migrated(tmp_path):
     from prep.state.store import Store
 
     with Store(tmp_path / "s.sqlite3", bank_key="b") as store:
-        assert reports.overrides(store) == {} and reports.taught_questions(store) == set()
+        assert reports.review_totals(store, MOMENT) == {} and reports.taught_questions(store) == set()
 
 
 # --- `t` in a drill ------------------------------------------------------------------------------

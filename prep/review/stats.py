@@ -17,7 +17,7 @@ from prep.review.queue import start_of_day
 from prep.review.scheduler import Scheduler
 from prep.state import reports
 from prep.state.cards import CardState
-from prep.state.reports import Overrides
+from prep.state.reports import Overrides, QuestionTotals
 from prep.state.store import Store
 
 LEECH_LAPSES = 8  # Anki's default leech threshold
@@ -42,12 +42,13 @@ def compute(
     by_id = {q.id: q for q in questions}
     cards = {qid: card for qid, card in store.cards().items() if qid in by_id}
     scope = set(by_id) if selected else None
+    totals = reports.review_totals(store, now - timedelta(days=7))  # one pass over the log
     return {
         "now": now.isoformat(),
         "totals": _totals(cards, len(by_id), now),
-        "categories": _categories(store, scheduler, now, questions, cards),
+        "categories": _categories(store, scheduler, now, questions, cards, totals),
         "forecast": _forecast(cards, now),
-        **_activity(store, now, scope),
+        **_activity(store, now, scope, totals),
         "leeches": _leeches(cards, by_id),
         "changed_since_review": _changed(store, cards, by_id),
     }
@@ -83,10 +84,10 @@ def _categories(
     now: datetime,
     questions: Sequence[IndexRow],
     cards: dict[str, CardState],
+    totals: dict[str, QuestionTotals],
 ) -> list[dict[str, Any]]:
     """Per category, weakest first: recall probability now, pass rate, score, lapses."""
-    totals = reports.review_totals(store)
-    overrides, taught = reports.overrides(store), reports.taught_questions(store)
+    taught = reports.taught_questions(store)
     retrievability = {qid: scheduler.retrievability(card, now) for qid, card in cards.items()}
     grouped: dict[str, list[IndexRow]] = defaultdict(list)
     for q in questions:
@@ -114,8 +115,8 @@ def _categories(
                 "lapses": sum(cards[i].lapses for i in reviewed),
                 "reviews": reviews,
                 "overrides": _override_rates(
-                    [overrides[i] for i in ids if i in overrides],
-                    [overrides[i] for i in ids if i in overrides and i in taught],
+                    [t.overrides for t in counted],
+                    [totals[i].overrides for i in ids if i in totals and i in taught],
                     sum(i in taught for i in ids),
                 ),
             }
@@ -156,14 +157,20 @@ def _override_rates(counted: list[Overrides], taught_counts: list[Overrides], ta
     }
 
 
-def _activity(store: Store, now: datetime, scope: set[str] | None) -> dict[str, Any]:
-    """The heatmap, streaks, time spent and grader agreement."""
+def _activity(
+    store: Store, now: datetime, scope: set[str] | None, totals: dict[str, QuestionTotals]
+) -> dict[str, Any]:
+    """The heatmap, streaks, time spent and grader agreement (*scope*: of these questions only;
+    else of every review, of questions since removed too)."""
     local_today = start_of_day(now).date()
     first_day = local_today - timedelta(days=HEATMAP_WEEKS * 7 - 1)
     first_day -= timedelta(days=first_day.weekday())  # calendar columns start on Monday
     all_days = _activity_per_day(store, now, scope)
-    spent = reports.time_spent(store, now - timedelta(days=7), scope)
-    suggested, agreed = reports.grader_agreement(store, scope)
+    counted = [t for qid, t in totals.items() if scope is None or qid in scope]
+    practice = reports.practice_time(store, now - timedelta(days=7), scope)
+    seconds = sum(t.seconds for t in counted) + practice.seconds
+    recent = sum(t.seconds_since for t in counted) + practice.seconds_since
+    suggested, agreed = sum(t.graded for t in counted), sum(t.agreed for t in counted)
     return {
         "heatmap": [
             {"date": d.isoformat(), "reviews": all_days.get(d, 0)}
@@ -171,10 +178,10 @@ def _activity(store: Store, now: datetime, scope: set[str] | None) -> dict[str, 
         ],
         "streak_days": _current_streak(all_days, local_today),
         "longest_streak_days": _longest_streak(all_days),
-        "reviews": spent.reviews,
-        "practice": spent.practice,  # cram and unrecorded mock answers: activity, not reviews
-        "time_spent_seconds": round(spent.seconds, 1),
-        "time_spent_last_7_days_seconds": round(spent.seconds_since, 1),
+        "reviews": sum(t.reviews for t in counted),
+        "practice": practice.answers,  # cram and unrecorded mock answers: activity, not reviews
+        "time_spent_seconds": round(seconds, 1),
+        "time_spent_last_7_days_seconds": round(recent, 1),
         "grader_agreement": round(agreed / suggested, 4) if suggested else None,
         "graded_reviews": suggested,
     }

@@ -1,8 +1,9 @@
 """The aggregate queries behind `prep stats`, `prep optimize` and the interview plan, as named
 functions of a store.
 
-Each is one SQL statement over the review log (and the practice answers); the review layer
-turns the rows into figures. *question_ids*: only these questions (a -c selection), or all.
+Each is one SQL statement over the review log (and the practice answers), or one pass over the
+log and a look at the few questions taught (``review_totals``); the review layer turns the rows
+into figures. *question_ids*: only these questions (a -c selection), or all.
 """
 
 from __future__ import annotations
@@ -18,14 +19,6 @@ from prep.state.rows import scope
 
 if TYPE_CHECKING:
     from prep.state.store import Store
-
-
-@dataclass(frozen=True)
-class QuestionTotals:
-    reviews: int
-    passed: int  # rated Good or Easy
-    average_score: float | None
-    seconds: float
 
 
 @dataclass(frozen=True)
@@ -52,14 +45,6 @@ class DayAnswer:
 
 
 @dataclass(frozen=True)
-class TimeSpent:
-    seconds: float  # reviews and practice answers
-    seconds_since: float  # ... since the time asked for
-    reviews: int
-    practice: int
-
-
-@dataclass(frozen=True)
 class Overrides:
     """Graded reviews of a question, and how many of them the user rated otherwise, before and
     after it was first taught."""
@@ -68,6 +53,29 @@ class Overrides:
     overridden_before: int
     after: int
     overridden_after: int
+
+
+@dataclass(frozen=True)
+class QuestionTotals:
+    """A question's reviews over the whole log."""
+
+    reviews: int
+    passed: int  # rated Good or Easy
+    average_score: float | None
+    seconds: float  # answering time
+    seconds_since: float  # ... of the reviews since the time asked for
+    graded: int  # reviews the grader suggested a rating for
+    agreed: int  # ... rated as it suggested
+    overrides: Overrides
+
+
+@dataclass(frozen=True)
+class PracticeTime:
+    """Practice answers (cram, a mock without --record, typed and not rated) and their time."""
+
+    answers: int
+    seconds: float
+    seconds_since: float  # ... of those since the time asked for
 
 
 def _scope(bank_key: str | None, question_ids: Collection[str] | None) -> tuple[str, tuple]:
@@ -82,15 +90,51 @@ def _scope(bank_key: str | None, question_ids: Collection[str] | None) -> tuple[
     )
 
 
-def review_totals(store: Store) -> dict[str, QuestionTotals]:
-    """Per question over the whole log: reviews, passes, average score, time spent."""
+def review_totals(store: Store, since: datetime) -> dict[str, QuestionTotals]:
+    """Per question over the whole log, in one pass over it (every figure of `prep stats` that
+    sums reviews comes from these): reviews, passes, average score, time, time since *since*,
+    the reviews the grader suggested a rating for and how many were rated so, and those
+    overridden before and after the question was first taught."""
     where, args = scope(store.bank_key)
     rows = store.db.execute(  # a table scan beats 100k index lookups
-        "SELECT question_id, COUNT(*), SUM(rating >= 3), AVG(score), TOTAL(elapsed_seconds)"
-        f" FROM reviews NOT INDEXED WHERE {where} GROUP BY question_id",
-        args,
+        "SELECT question_id, COUNT(*), TOTAL(rating >= 3), AVG(score), TOTAL(elapsed_seconds),"
+        " TOTAL(CASE WHEN reviewed_at >= ? THEN elapsed_seconds END), COUNT(suggested),"
+        f" TOTAL(rating = suggested) FROM reviews NOT INDEXED WHERE {where} GROUP BY question_id",
+        (format_time(since), *args),
     )
-    return {qid: QuestionTotals(n, passed or 0, score, seconds) for qid, n, passed, score, seconds in rows}
+    after = _after_teaching(store)
+    totals = {}
+    for qid, n, passed, score, seconds, recent, graded, agreed in rows:
+        graded_after, overridden_after = after.get(qid, (0, 0))
+        overridden = graded - int(agreed)
+        overrides = Overrides(
+            graded - graded_after, overridden - overridden_after, graded_after, overridden_after
+        )
+        totals[qid] = QuestionTotals(n, int(passed), score, seconds, recent, graded, int(agreed), overrides)
+    return totals
+
+
+def _after_teaching(store: Store) -> dict[str, tuple[int, int]]:
+    """Per question taught: its graded reviews after its first teaching, and how many of them
+    the user rated otherwise than the grader suggested. The review of the drill turn that
+    taught it (the first graded one after the teaching, with the user's ticks) graded the
+    answer before it learned: it counts before. Taught questions are few: their reviews are
+    found through the index (CROSS JOIN keeps SQLite from scanning the log for them)."""
+    where, args = scope(store.bank_key)
+    rows = store.db.execute(
+        f"""
+        WITH taught AS (SELECT question_id, MIN(taught_at) AS at FROM teachings WHERE {where}
+                        GROUP BY question_id),
+             rv AS (SELECT question_id, reviewed_at, rating != suggested AS overridden, ticked
+                    FROM taught CROSS JOIN reviews USING (question_id)
+                    WHERE {where} AND suggested IS NOT NULL AND reviewed_at > taught.at),
+             turn AS (SELECT question_id, MIN(reviewed_at) AS at FROM rv GROUP BY question_id)
+        SELECT question_id, COUNT(*), TOTAL(overridden) FROM rv JOIN turn USING (question_id)
+        WHERE NOT (rv.ticked IS NOT NULL AND rv.reviewed_at = turn.at) GROUP BY question_id
+        """,
+        args * 2,
+    )
+    return {qid: (n, int(overridden)) for qid, n, overridden in rows}
 
 
 def activity_by_hour(store: Store, question_ids: Collection[str] | None = None) -> list[tuple[str, int]]:
@@ -108,58 +152,14 @@ def activity_by_hour(store: Store, question_ids: Collection[str] | None = None) 
     ]
 
 
-def time_spent(store: Store, since: datetime, question_ids: Collection[str] | None = None) -> TimeSpent:
+def practice_time(store: Store, since: datetime, question_ids: Collection[str] | None = None) -> PracticeTime:
     where, args = _scope(store.bank_key, question_ids)
-    stamp = format_time(since)
-    seconds, recent, reviews = store.db.execute(
-        "SELECT TOTAL(elapsed_seconds), TOTAL(CASE WHEN reviewed_at >= ? THEN elapsed_seconds END), "
-        "COUNT(*)"
-        f" FROM reviews WHERE {where}",
-        (stamp, *args),
-    ).fetchone()
-    practice_seconds, practice_recent, practice = store.db.execute(
-        "SELECT TOTAL(elapsed_seconds), TOTAL(CASE WHEN practiced_at >= ? THEN elapsed_seconds END), "
-        "COUNT(*)"
+    answers, seconds, recent = store.db.execute(
+        "SELECT COUNT(*), TOTAL(elapsed_seconds), TOTAL(CASE WHEN practiced_at >= ? THEN elapsed_seconds END)"
         f" FROM practice WHERE {where}",
-        (stamp, *args),
+        (format_time(since), *args),
     ).fetchone()
-    return TimeSpent(seconds + practice_seconds, recent + practice_recent, int(reviews), int(practice))
-
-
-def grader_agreement(store: Store, question_ids: Collection[str] | None = None) -> tuple[int, int]:
-    """(reviews the grader suggested a rating for, how many of them the user rated as suggested)."""
-    where, args = _scope(store.bank_key, question_ids)
-    suggested, agreed = store.db.execute(
-        f"SELECT COUNT(*), TOTAL(rating = suggested) FROM reviews WHERE suggested IS NOT NULL AND {where}",
-        args,
-    ).fetchone()
-    return int(suggested), int(agreed)
-
-
-def overrides(store: Store) -> dict[str, Overrides]:
-    """Per question: how often the user rated other than the grader suggested, before its
-    first teaching and after. The review of the drill turn that taught it (the first one
-    after the teaching, with the user's ticks) graded the answer before it learned: before."""
-    where, args = scope(store.bank_key)
-    rows = store.db.execute(
-        f"""
-        WITH rv AS (SELECT question_id, reviewed_at, rating != suggested AS overridden, ticked
-                    FROM reviews WHERE {where} AND suggested IS NOT NULL),
-             taught AS (SELECT question_id, MIN(taught_at) AS at FROM teachings WHERE {where}
-                        GROUP BY question_id),
-             turn AS (SELECT rv.question_id, MIN(rv.reviewed_at) AS at FROM rv JOIN taught
-                      USING (question_id) WHERE rv.reviewed_at > taught.at GROUP BY rv.question_id),
-             marked AS (SELECT rv.question_id, rv.overridden,
-                               taught.at IS NOT NULL AND rv.reviewed_at > taught.at
-                               AND NOT (rv.ticked IS NOT NULL AND rv.reviewed_at = turn.at) AS after
-                        FROM rv LEFT JOIN taught USING (question_id) LEFT JOIN turn USING (question_id))
-        SELECT question_id, TOTAL(NOT after), TOTAL(overridden AND NOT after), TOTAL(after),
-               TOTAL(overridden AND after)
-        FROM marked GROUP BY question_id
-        """,
-        args * 2,
-    )
-    return {qid: Overrides(int(a), int(b), int(c), int(d)) for qid, a, b, c, d in rows}
+    return PracticeTime(int(answers), seconds, recent)
 
 
 def taught_questions(store: Store) -> set[str]:
