@@ -91,27 +91,45 @@ def _scope(bank_key: str | None, question_ids: Collection[str] | None) -> tuple[
 
 
 def review_totals(store: Store, since: datetime) -> dict[str, QuestionTotals]:
-    """Per question over the whole log, in one pass over it (every figure of `prep stats` that
-    sums reviews comes from these): reviews, passes, average score, time, time since *since*,
-    the reviews the grader suggested a rating for and how many were rated so, and those
-    overridden before and after the question was first taught."""
-    where, args = scope(store.bank_key)
-    rows = store.db.execute(  # a table scan beats 100k index lookups
-        "SELECT question_id, COUNT(*), TOTAL(rating >= 3), AVG(score), TOTAL(elapsed_seconds),"
-        " TOTAL(CASE WHEN reviewed_at >= ? THEN elapsed_seconds END), COUNT(suggested),"
-        f" TOTAL(rating = suggested) FROM reviews NOT INDEXED WHERE {where} GROUP BY question_id",
-        (format_time(since), *args),
+    """Per question over the whole log (every figure of `prep stats` that sums reviews comes
+    from these): reviews, passes, average score, time, time since *since*, the reviews the
+    grader suggested a rating for and how many were rated so, and those overridden before and
+    after the question was first taught. One pass over the reviews_figures index for each bank
+    whose rows this store sees, in question order."""
+    sums = (
+        "COUNT(*) AS n, TOTAL(rating >= 3) AS passed, TOTAL(score) AS score, COUNT(score) AS scored,"
+        " TOTAL(elapsed_seconds) AS seconds, TOTAL(CASE WHEN reviewed_at >= ? THEN elapsed_seconds END)"
+        " AS recent, COUNT(suggested) AS graded, TOTAL(rating = suggested) AS agreed"
+    )
+    parts, args = _per_bank(
+        store.bank_key, f"SELECT question_id, {sums} FROM reviews WHERE {{}} GROUP BY question_id"
+    )
+    rows = store.db.execute(
+        "SELECT question_id, SUM(n), SUM(passed), SUM(score), SUM(scored), SUM(seconds), SUM(recent),"
+        f" SUM(graded), SUM(agreed) FROM ({parts}) GROUP BY question_id",
+        tuple(value for bank in args for value in (format_time(since), *bank)),
     )
     after = _after_teaching(store)
     totals = {}
-    for qid, n, passed, score, seconds, recent, graded, agreed in rows:
+    for qid, n, passed, score, scored, seconds, recent, graded, agreed in rows:
         graded_after, overridden_after = after.get(qid, (0, 0))
         overridden = graded - int(agreed)
         overrides = Overrides(
             graded - graded_after, overridden - overridden_after, graded_after, overridden_after
         )
-        totals[qid] = QuestionTotals(n, int(passed), score, seconds, recent, graded, int(agreed), overrides)
+        average = score / scored if scored else None
+        totals[qid] = QuestionTotals(n, int(passed), average, seconds, recent, graded, int(agreed), overrides)
     return totals
+
+
+def _per_bank(bank_key: str | None, query: str) -> tuple[str, list[tuple]]:
+    """*query* (its WHERE clause a ``{}``) once for each bank whose rows the store sees, joined
+    with UNION ALL, and the parameters of each: a bank at a time, an index led by the bank is
+    read in order (for the two at once, SQLite sorts). A store of no bank sees every row."""
+    if bank_key is None:
+        return query.format("1"), [()]
+    banks = list(dict.fromkeys((bank_key, "")))  # its own rows, then the unassigned ones
+    return " UNION ALL ".join(query.format("bank = ?") for _ in banks), [(bank,) for bank in banks]
 
 
 def _after_teaching(store: Store) -> dict[str, tuple[int, int]]:
@@ -139,17 +157,26 @@ def _after_teaching(store: Store) -> dict[str, tuple[int, int]]:
 
 def activity_by_hour(store: Store, question_ids: Collection[str] | None = None) -> list[tuple[str, int]]:
     """Reviews and practice answers per UTC hour ("YYYY-MM-DDTHH"): grouping fixed-width text
-    is cheap, and the caller shifts hours to local days faster than SQLite's 'localtime'."""
-    where, args = _scope(store.bank_key, question_ids)
-    return [
-        (hour, n)
-        for hour, n in store.db.execute(
+    is cheap, and the caller shifts hours to local days faster than SQLite's 'localtime'. The
+    whole log's by the reviews_hours index, a bank at a time; a selection's by the questions."""
+    if question_ids is not None:
+        where, args = _scope(store.bank_key, question_ids)
+        return store.db.execute(
             "SELECT substr(t, 1, 13) AS h, COUNT(*) FROM (SELECT reviewed_at AS t, question_id, bank"
             " FROM reviews UNION ALL SELECT practiced_at, question_id, bank FROM practice)"
             f" WHERE {where} GROUP BY h",
             args,
-        )
-    ]
+        ).fetchall()
+    reviews, banks = _per_bank(
+        store.bank_key,
+        "SELECT substr(reviewed_at, 1, 13) AS h, COUNT(*) AS n FROM reviews WHERE {} GROUP BY h",
+    )
+    where, args = scope(store.bank_key)
+    return store.db.execute(
+        f"SELECT h, SUM(n) FROM ({reviews} UNION ALL SELECT substr(practiced_at, 1, 13), COUNT(*)"
+        f" FROM practice WHERE {where} GROUP BY 1) GROUP BY h",
+        (*(value for bank in banks for value in bank), *args),
+    ).fetchall()
 
 
 def practice_time(store: Store, since: datetime, question_ids: Collection[str] | None = None) -> PracticeTime:
