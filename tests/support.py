@@ -132,6 +132,25 @@ def question(prompt: str, key_points: list, pitfalls: list | None = None) -> Que
 # --- the installed command -------------------------------------------------------------------
 
 
+def quick_path(argv: list[str], env: dict[str, str] | None = None) -> tuple[int | None, bool, str]:
+    """Run the console script's quick path (`prep next`, `plan`, `stats` answered before typer)
+    on *argv* in a fresh interpreter: its exit code, whether typer or pydantic got imported,
+    and what it printed."""
+    import json
+    import subprocess
+    import sys
+
+    code = (
+        f"import sys, json; from prep.cli.main import quick_next; code = quick_next({argv!r}); "
+        "print(json.dumps([code, 'typer' in sys.modules or 'pydantic' in sys.modules]), file=sys.stderr)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, env=env
+    )
+    exit_code, loaded = json.loads(result.stderr.strip().splitlines()[-1])
+    return exit_code, loaded, result.stdout
+
+
 def installed_prep() -> str:
     """Path of the installed `prep` console script next to this interpreter."""
     import shutil

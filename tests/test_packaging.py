@@ -9,7 +9,7 @@ from pathlib import Path
 
 from prep.paths import bundled_bank_root
 
-from .support import installed_prep
+from .support import installed_prep, quick_path
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -95,7 +95,6 @@ def test_next_is_answered_without_typer_or_pydantic_and_says_what_the_command_sa
     """A shell prompt runs `prep next` on every line: the console script answers it before typer
     (and the pydantic adapters it builds for every option) is imported, with the same output."""
     import json
-    import sys
 
     through_typer = run("next", "-c", "parallelism", "--json")  # also fills the parsed-bank cache
     argv = [
@@ -108,13 +107,9 @@ def test_next_is_answered_without_typer_or_pydantic_and_says_what_the_command_sa
         "parallelism",
         "--json",
     ]
-    code = (
-        f"import sys, json; from prep.cli.main import quick_next; code = quick_next({argv!r}); "
-        "print(json.dumps([code, 'typer' in sys.modules, 'pydantic' in sys.modules]), file=sys.stderr)"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
-    assert json.loads(result.stderr.strip().splitlines()[-1]) == [0, False, False], result.stderr
-    assert json.loads(result.stdout) == json.loads(through_typer.output)
+    code, loaded, printed = quick_path(argv)
+    assert (code, loaded) == (0, False)
+    assert json.loads(printed) == json.loads(through_typer.output)
 
 
 def test_anything_but_a_plain_next_goes_to_the_full_command_line():

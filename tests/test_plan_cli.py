@@ -7,12 +7,10 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-import subprocess
-import sys
 
 import pytest
 
-from .support import GOOD, NOW
+from .support import GOOD, NOW, quick_path
 
 KEYS = [
     "interview",
@@ -266,16 +264,9 @@ def test_the_quick_path_answers_plan_without_typer_with_the_same_json(
     run("plan", "--interview", "+9d", "--save", env=NOW)
     through_typer = run("plan", "--json", env=NOW)
     argv = ["--bank", str(bank_dir), "--state", str(state_file), "plan", "--json"]
-    code = (
-        f"import sys, json; from prep.cli.main import quick_next; code = quick_next({argv!r}); "
-        "print(json.dumps([code, 'typer' in sys.modules, 'pydantic' in sys.modules]), file=sys.stderr)"
-    )
-    env = {"PREP_HOME": str(isolated_home), **NOW, "PATH": ""}
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=False, env=env
-    )
-    assert json.loads(result.stderr.strip().splitlines()[-1]) == [0, False, False], result.stderr
-    assert json.loads(result.stdout) == json.loads(through_typer.output)
+    code, loaded, printed = quick_path(argv, {"PREP_HOME": str(isolated_home), **NOW, "PATH": ""})
+    assert (code, loaded) == (0, False)
+    assert json.loads(printed) == json.loads(through_typer.output)
 
 
 # --- drill follows the plan, and plain FSRS after the day ---------------------------------------

@@ -20,6 +20,8 @@ from prep.review.session import Session
 from prep.review.stats import compute
 from prep.state.store import Store
 
+from .support import quick_path
+
 START = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
 
 
@@ -149,6 +151,23 @@ def test_stats_command_json_and_text(run, state_file, bank):
     assert "Parallelism" in text and "Behavioral" in text
     # A fixed-width plain rendering: every line fits the terminal.
     assert max(len(line) for line in text.splitlines()) <= 120
+
+
+def test_stats_is_answered_before_typer_loads_with_the_same_figures(
+    run, state_file, bank, bank_dir, isolated_home
+):
+    _long_history(bank, state_file, reviews=100, days=10)
+    env = {"PREP_HOME": str(isolated_home), "PREP_NOW": "2026-01-16T09:00:00+00:00", "PATH": ""}
+    base = ["--bank", str(bank_dir), "--state", str(state_file), "stats"]
+    for args in (["--json"], ["-c", "parallelism", "--json"]):
+        through_typer = json.loads(run("stats", *args, env=env).output)
+        code, loaded, printed = quick_path([*base, *args], env)
+        assert (code, loaded) == (0, False)
+        assert json.loads(printed) == through_typer
+    code, loaded, text = quick_path(base, env)
+    assert (code, loaded) == (0, False) and text.startswith("Questions 4  ·  new 0  ·  learning 2")
+    assert "By category, weakest first" in text and "Reviews and practice, last 12 weeks" in text
+    assert quick_path([*base, "-t", "zero"], env)[0] is None  # stats selects by category alone: typer says so
 
 
 def test_stats_snapshot(run, state_file, bank):

@@ -1,7 +1,7 @@
-"""The `prep` console script. `prep next` and `prep plan` are answered straight away when their
-arguments are the plain ones (a shell prompt calls `prep next` on every line, and typer with its
-pydantic adapters costs more than the answer), and so is a Tab that completes a question id or a
-category; every other command line goes to the typer app."""
+"""The `prep` console script. `prep next`, `prep plan` and `prep stats` are answered straight
+away when their arguments are the plain ones (a shell prompt calls `prep next` on every line,
+and typer with its pydantic adapters costs more than the answer), and so is a Tab that
+completes a question id or a category; every other command line goes to the typer app."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def main() -> None:
     app_main()
 
 
-QUICK = ("next", "plan")  # commands answered here when their command line is plain
+QUICK = ("next", "plan", "stats")  # commands answered here when their command line is plain
 
 
 def quick_next(argv: list[str]) -> int | None:
@@ -40,6 +40,8 @@ def quick_next(argv: list[str]) -> int | None:
     if command is None:
         return None
     paths, filters, as_json = _parse(argv, command)  # type: ignore[misc]
+    if command == "stats" and (filters["tags"] or filters["kinds"]):
+        return None  # stats selects by category alone: typer says so
     from pathlib import Path
 
     from prep.cli.output import echo
@@ -49,6 +51,12 @@ def quick_next(argv: list[str]) -> int | None:
 
     if command == "plan":
         from prep.cli.quick.plan import show_plan as show
+    elif command == "stats":
+        from functools import partial
+
+        from prep.cli.quick.stats import show_stats
+
+        show = partial(show_stats, selected=bool(filters["categories"]))
     else:
         from prep.cli.quick.next import show_next as show
     try:

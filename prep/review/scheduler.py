@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -122,3 +122,8 @@ def _seeded_scheduler_class() -> type:
 
         _SEEDED = SeededScheduler
     return _SEEDED
+
+
+def with_parameters(config: SchedulerConfig, parameters: tuple[float, ...] | None) -> Scheduler:
+    """The scheduler of *config*, with the personal FSRS weights `prep optimize` saved, if any."""
+    return Scheduler(replace(config, parameters=parameters) if parameters else config)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -18,7 +18,7 @@ from prep import config
 from prep.errors import StateReadOnly
 from prep.review import plan as planning
 from prep.review.queue import QueueItem, build_queue, mock_queue
-from prep.review.scheduler import Scheduler
+from prep.review.scheduler import Scheduler, with_parameters
 from prep.review.session import Mode, Session
 from prep.review.shared import open_store
 from prep.state.store import Store
@@ -62,11 +62,7 @@ def open_schedule(
         return config.load(files.config, explicit=files.explicit_config).scheduler
 
     store = open_store(files.state, files.bank_key, replay_settings, write=write, warn=files.warn)
-    personal = store.fsrs_parameters()
-    scheduler = Scheduler(
-        replace(settings.scheduler, parameters=personal) if personal else settings.scheduler
-    )
-    return settings, store, scheduler
+    return settings, store, with_parameters(settings.scheduler, store.fsrs_parameters())
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,6 @@ reads it with their reviews, replayed by this device's scheduler."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -21,10 +20,9 @@ from prep.state.store import Store
 def replay_for(settings: SchedulerConfig, store: Store) -> Replay:
     """How this device replays a card's reviews: its scheduler settings, with the personal FSRS
     weights `prep optimize` saved in the state, as a drill schedules."""
-    from prep.review.scheduler import Scheduler  # deferred: most commands replay nothing
+    from prep.review.scheduler import with_parameters  # deferred: most commands replay nothing
 
-    personal = store.fsrs_parameters()
-    return Scheduler(replace(settings, parameters=personal) if personal else settings).replay
+    return with_parameters(settings, store.fsrs_parameters()).replay
 
 
 def open_store(

@@ -9,16 +9,20 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prep.bank.cache import IndexRow
 from prep.rating import Rating
 from prep.review.queue import start_of_day
-from prep.review.scheduler import Scheduler
+from prep.review.scheduler import Scheduler, with_parameters
 from prep.state import reports
 from prep.state.cards import CardState
 from prep.state.reports import Overrides, QuestionTotals
 from prep.state.store import Store
+
+if TYPE_CHECKING:
+    from prep.config import DrillConfig
+    from prep.review.plan import Plan
 
 LEECH_LAPSES = 8  # Anki's default leech threshold
 FORECAST_DAYS = 14
@@ -52,6 +56,29 @@ def compute(
         "leeches": _leeches(cards, by_id),
         "changed_since_review": _changed(store, cards, by_id),
     }
+
+
+def with_readiness(
+    store: Store,
+    settings: DrillConfig,
+    now: datetime,
+    questions: Sequence[IndexRow],
+    *,
+    selected: bool = False,
+) -> tuple[dict[str, Any], Plan | None]:
+    """Every figure of `prep stats` (``compute``), with the scheduler *settings* and the user's
+    own FSRS weights, and while an interview date is set, its plan: in the figures as
+    ``interview``, as `prep plan --json` has it, and returned for the lines `prep plan` shows."""
+    scheduler = with_parameters(settings.scheduler, store.fsrs_parameters())
+    data = compute(store, scheduler, now, questions, selected=selected)
+    if settings.interview is None:
+        return data, None
+    from prep.review.plan import interview_plan, items_of
+
+    retention = settings.scheduler.desired_retention
+    plan = interview_plan(store, items_of(questions), settings.interview, now, at_risk_below=retention)
+    data["interview"] = plan.to_dict()
+    return data, plan
 
 
 def _totals(cards: dict[str, CardState], questions: int, now: datetime) -> dict[str, int]:

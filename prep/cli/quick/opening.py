@@ -1,4 +1,4 @@
-"""What the quick commands (`prep next`, `prep plan`) read before typer and pydantic load: the
+"""What the quick commands (`prep next`, `prep plan`, `prep stats`) read before typer and pydantic load: the
 bank's location, its question index filtered as asked, the settings and the review state."""
 
 from __future__ import annotations
