@@ -1,6 +1,7 @@
 """Grading benchmark: agreement with a strict interviewer's labels, next to a naive baseline.
 
-    python bench/grading.py                   # labelled attempts: bench/data/attempts*.yaml (the set
+    python bench/grading.py                   # first every set in one table (bench/grading_summary.py),
+                                              # then labelled attempts: bench/data/attempts*.yaml (the set
                                               # rules were tuned on), and the sets written blind to the
                                               # grader, never used to choose a rule: heldout/,
                                               # robot-learning/ and authored/ (its own questions, one
@@ -422,6 +423,9 @@ def main() -> None:
     if args.timing_only:
         report_speed(bank, attempts)
         return
+    from grading_summary import report as report_summary
+
+    report_summary(args.data)
     cut = cut_phrasings(bank, REGIMES[args.phrasings])
     regime = "" if args.phrasings == "all" else f", key points cut to {args.phrasings} aliases"
     sets = [

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from prep.bank.schema import Question
 from prep.cli.app import app
-from prep.review.drill import Choice
+from prep.review.ui import Choice
 from prep.state.migrations import MIGRATIONS
 
 # A good answer to dp-vs-mp, and the moment tests run at (as PREP_NOW, and as a datetime).
@@ -230,9 +230,18 @@ class ScriptedUI:
     call it is meant for, so a loop that asks something unexpected fails loudly."""
 
     def __init__(
-        self, answers, choices, follow_ups=(), interrupt_at_choice: int | None = None, ticks=(), confirms=()
+        self,
+        answers,
+        choices,
+        follow_ups=(),
+        interrupt_at_choice: int | None = None,
+        ticks=(),
+        confirms=(),
+        picks=(),
     ):
         self.answers = list(answers)
+        self.picks = list(picks)  # what `pick_clause` answers: a clause number, words, or None
+        self.clauses_shown: list[tuple[int, tuple[str, ...]]] = []
         self.ticks = list(ticks)  # the sets of key points `t` ends with (None: cancelled)
         self.confirms = list(confirms)
         self.ticks_shown: list[set[int]] = []  # the grader's ticks (or the user's, a second time)
@@ -281,6 +290,10 @@ class ScriptedUI:
     def confirm(self, question):
         self.notes.append(f"asked: {question}")
         return self.confirms.pop(0)
+
+    def pick_clause(self, question, point, clauses):
+        self.clauses_shown.append((point, clauses))
+        return self.picks.pop(0) if self.picks else None
 
 
 def rate(name):

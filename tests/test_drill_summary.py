@@ -12,10 +12,11 @@ from prep.config import SchedulerConfig
 from prep.grading.grade import grade
 from prep.paths import BankLocation
 from prep.rating import Rating
-from prep.review.drill import Choice, Drill
+from prep.review.drill import Drill
 from prep.review.queue import QueueItem
 from prep.review.scheduler import Scheduler
 from prep.review.session import Session
+from prep.review.ui import Choice
 from prep.state.store import Store
 
 from .support import GOOD, NOW, ScriptedUI

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import sqlite3
 
 import pytest
@@ -162,7 +163,7 @@ def test_a_phrasing_already_there_is_not_added_twice(run, bank_dir):
     ("args", "message"),
     [
         (["zero-stages", "--point", "1", "--answer", "   "], "the answer is empty"),
-        (["zero-stages", "--point", "1", "--answer", "yes."], "fewer than two content words"),
+        (["zero-stages", "--point", "1", "--answer", "yes."], "fewer than 3 content words"),
         (["no-such-id", "--point", "1", "--answer", ZERO], "no question with id 'no-such-id'"),
         (
             ["dp-vs-mp", "--point", "4", "--answer", "Data parallelism splits the model across GPUs."],
@@ -349,10 +350,13 @@ def test_t_in_a_scripted_drill_rescores_from_the_ticks_and_teaches_the_bank(
 ):
     _config(isolated_home, "teach_writes_bank = true\n")
     before = scalars.read_text()
-    result = run("drill", "-c", "scalars", input=DROPOUT_ANSWER + "\n\nt 1 3\n\n", env=NOW)
+    # Two points ticked, three clauses: none clearly says either, so the drill asks which does.
+    result = run("drill", "-c", "scalars", input=DROPOUT_ANSWER + "\n\nt 1 3\n1\n3\n\n", env=NOW)
     assert result.exit_code == 0, result.output
     out = result.output
     assert "1. [ ] randomly zeroes activations" in out  # listed, numbered, with the grader's ticks
+    assert "Which part of your answer says key point 1 (randomly zeroes activations)?" in out
+    assert "  3. At test time all units are kept" in out
     assert "your ticks: 2 of 3 key points, partial; suggested hard" in out
     assert "taught key point 1: “It turns off a random subset of neurons at every training step”" in out
     assert "taught key point 3: “At test time all units are kept”" in out
@@ -450,11 +454,12 @@ def test_stats_show_how_often_the_grader_was_overridden_before_and_after_teachin
 def test_the_drill_asks_once_whether_to_write_and_keeps_the_answer(bank_dir, scalars, state_file):
     from prep.config import SchedulerConfig
     from prep.grading.grade import grade
-    from prep.review.drill import Choice, Drill
+    from prep.review.drill import Drill
     from prep.review.queue import QueueItem
     from prep.review.scheduler import Scheduler
     from prep.review.session import Session
     from prep.review.teaching import DrillTeacher
+    from prep.review.ui import Choice
     from prep.state.store import Store
 
     from .support import MOMENT, ScriptedUI
@@ -471,6 +476,7 @@ def test_the_drill_asks_once_whether_to_write_and_keeps_the_answer(bank_dir, sca
             [Choice("teach"), Choice("rate", Rating.GOOD), Choice("teach"), Choice("rate", Rating.GOOD)],
             ticks=[{1}, {1}],
             confirms=[True],
+            picks=[1, 1],  # no clause clearly says point 1 of either: the user shows the first
         )
         Drill(session, [QueueItem("dropout", "new"), QueueItem("zero-stages", "new")], ui, teacher).run()
     assert remembered == [True]
@@ -517,6 +523,11 @@ def test_t_in_a_real_terminal_is_t_the_numbers_and_enter(bank_dir, scalars, stat
             child.send(key)
         child.expect("asked once")  # the first time only: whether to write to the bank
         child.send("y")
+        # No clause clearly says either point: the drill lists the clauses and asks for each.
+        child.expect(re.escape("Which part of your answer says key point 1"))
+        child.sendline("1")
+        child.expect(re.escape("Which part of your answer says key point 3"))
+        child.sendline("3")
         child.expect("taught key point 3")
         child.expect(r"Enter = hard")
         child.send("\r")
@@ -613,12 +624,29 @@ def _taught(run, *args):
     return {t["point"]: t["alias"] for t in json.loads(result.output)["taught"]}
 
 
-def test_a_clause_that_says_another_point_is_not_taught_to_this_one(run, bank_dir):
+def test_where_no_clause_clearly_says_a_point_teach_lists_the_clauses_and_writes_nothing(run, bank_dir):
+    path = write(bank_dir / "questions" / "inference.yaml", KV)
+    before = path.read_bytes()
+    refused = run("teach", "kv-cache", "--point", "1", "--point", "3", "--answer", KV_ANSWER)
+    assert refused.exit_code == 1 and path.read_bytes() == before
+    assert "key point 1: no clause of the answer clearly says it; nothing was taught" in refused.stderr
+    assert "  1. The cache holds the attention K and V for every earlier position" in refused.stderr
+    assert "  5. generation ends up limited by how fast we read memory rather than by FLOPs" in refused.stderr
+    # The user shows which clause says it, or gives the words.
+    taught = _taught(run, "kv-cache", "--point", "1", "--clause", "1", "--answer", KV_ANSWER)
+    assert taught == {1: "The cache holds the attention K and V for every earlier position"}
+    taught = _taught(
+        run, "kv-cache", "--point", "3", "--words", "decode is limited by reading memory, not FLOPs"
+    )
+    assert taught == {3: "decode is limited by reading memory, not FLOPs"}
 
+
+def test_clause_and_words_teach_one_point_and_a_clause_number_must_exist(run, bank_dir):
     write(bank_dir / "questions" / "inference.yaml", KV)
-    taught = _taught(run, "kv-cache", "--point", "1", "--point", "2", "--point", "3", "--answer", KV_ANSWER)
-    assert taught[1] == "The cache holds the attention K and V for every earlier position"
-    assert taught[3] == "generation ends up limited by how fast we read memory rather than by FLOPs"
+    both = run("teach", "kv-cache", "--point", "1", "--point", "2", "--clause", "1", "--answer", KV_ANSWER)
+    assert both.exit_code == 2 and "teach one --point" in both.stderr
+    missing = run("teach", "kv-cache", "--point", "1", "--clause", "9", "--answer", KV_ANSWER)
+    assert missing.exit_code == 1 and "--clause 9: the answer has clauses 1 to 5" in missing.stderr
 
 
 def test_two_points_from_one_sentence_get_its_two_clauses(run, bank_dir):
@@ -628,13 +656,25 @@ def test_two_points_from_one_sentence_get_its_two_clauses(run, bank_dir):
         "The target network scores all of the drafted tokens in a single parallel pass, "
         "and the result is identical to sampling from it alone."
     )
-    assert _taught(run, "spec", "--point", "2", "--point", "3", "--answer", answer) == {
+    assert _taught(run, "spec", "--point", "2", "--answer", answer) == {
         2: "The target network scores all of the drafted tokens in a single parallel pass",
-        3: "the result is identical to sampling from it alone",
     }
+    # Point 3 is said in words that share none with it or the question: refused unless forced.
+    unrelated = run("teach", "spec", "--point", "3", "--clause", "2", "--answer", answer)
+    assert unrelated.exit_code == 1 and "shares no word with the key point" in unrelated.stderr
+    forced = _taught(run, "spec", "--point", "3", "--clause", "2", "--force", "--answer", answer)
+    assert forced == {3: "the result is identical to sampling from it alone"}
     answer = "Because of the rejection rule you get exactly the samples of the big model."
-    taught = _taught(run, "spec", "--point", "3", "--answer", answer)
-    assert taught == {3: answer.rstrip(".")}  # "Because of" is not a joint to drop: no dangling "of"
+    taught = _taught(run, "spec", "--point", "1", "--clause", "1", "--force", "--answer", answer)
+    assert taught == {1: answer.rstrip(".")}  # "Because of" is not a joint to drop: no dangling "of"
+
+
+def test_words_that_share_nothing_with_the_point_or_question_are_refused(run, bank_dir):
+    path = write(bank_dir / "questions" / "inference.yaml", KV)
+    before = path.read_bytes()
+    weather = run("teach", "spec", "--point", "1", "--words", "the weather is nice today and I like bananas")
+    assert weather.exit_code == 1 and path.read_bytes() == before
+    assert "shares no word with the key point, its phrasings or the question" in weather.stderr
 
 
 def test_a_key_point_written_as_a_block_scalar_can_be_taught(run, bank_dir):
@@ -674,10 +714,13 @@ def test_undoing_a_card_that_taught_the_grader_says_the_words_stay(bank_dir, sta
         )
         teacher = DrillTeacher(location, True, lambda choice: None, store, lambda: MOMENT)
         answer = "Optimizer memory goes first, then what backward produces, then the weights."
-        from prep.review.drill import Choice
+        from prep.review.ui import Choice
 
         ui = ScriptedUI(
-            [answer, "x y"], [Choice("teach"), rate(Rating.GOOD), Choice("undo"), Choice("quit")], ticks=[{1}]
+            [answer, "x y"],
+            [Choice("teach"), rate(Rating.GOOD), Choice("undo"), Choice("quit")],
+            ticks=[{1}],
+            picks=[1],  # no clause clearly says point 1: the user shows the first one
         )
         Drill(session, [QueueItem("zero-stages", "new"), QueueItem("dp-vs-mp", "new")], ui, teacher).run()
     assert any("taught key point 1" in note for note in ui.notes)

@@ -23,9 +23,9 @@ from prep.cli.render import KIND_STYLE, difficulty, grade_report, prompt_panel
 from prep.cli.render_star import star_strip
 from prep.grading.grade import Grade
 from prep.rating import Rating
-from prep.review.drill import AnswerInterrupted, Choice, InputEnded
 from prep.review.queue import QueueItem
 from prep.review.session import Session, spoken_seconds
+from prep.review.ui import AnswerInterrupted, Choice, InputEnded
 
 KEYS_HELP = "1 Again  2 Hard  3 Good  4 Easy  ·  t tick points  u undo  e edit  s skip  q quit"
 
@@ -276,6 +276,24 @@ class ConsoleUI:
             else:
                 self.notify(f"no key point {item!r}: the points are numbered 1 to {count}")
         return ticked
+
+    def pick_clause(self, question: Question, point: int, clauses: tuple[str, ...]) -> int | str | None:
+        text = question.key_points[point - 1].text
+        self.out.print(f"Which part of your answer says key point {point} ({text})?", style="bold")
+        for n, clause in enumerate(clauses, 1):
+            self.out.print(f"  {n}. {clause}")
+        line = self._readline("  its number, or type the words; Enter skips: ")
+        if line is None or not line.strip() or line.strip().lower() == "q":
+            return None
+        line = line.strip()
+        if line.isdigit():
+            if 1 <= int(line) <= len(clauses):
+                return int(line)
+            self.notify(
+                f"no clause {line}: they are numbered 1 to {len(clauses)}; key point {point} not taught"
+            )
+            return None
+        return line
 
     def confirm(self, question: str) -> bool | None:
         if not self.interactive:

@@ -23,16 +23,22 @@ _HOME_SHARE = 0.6  # the clause must hold this share of the claim's own words (t
 
 
 def bound_elsewhere(
-    attempt: str, tokens: list[Token], span: tuple[int, int], phrasing: str, named: tuple[Thing, ...]
+    attempt: str,
+    tokens: list[Token],
+    span: tuple[int, int],
+    phrasing: str,
+    named: tuple[Thing, ...],
+    owner: str | None = None,
 ) -> str | None:
     """The clause of *attempt* that says *phrasing* (found at character *span*), or a part of it
     ("retrieve with the bi-encoder, then re-rank with the cross-encoder"), of another thing than
-    the one thing that part says acts; or None."""
+    the one thing that part says acts; or None. A phrasing that names no thing (a user's own
+    words, "saves activations") is about the thing its key point, *owner*, is about."""
     name_keys = {k for thing in named for k in thing.name} | _OPENER_KEYS
+    inherited = _acting(owner, named) if owner and not names_in(phrasing, named) else set()
     for part in _PARTS.split(phrasing):
-        spans = names_in(part, named)
-        acting = {k for start, _, k in spans if acts(part, start)}
-        if len(acting) != 1 or len({k for _, _, k in spans}) > 1:
+        acting = _acting(part, named) or inherited
+        if len(acting) != 1:
             continue  # only a thing that acts is what a claim is about ("older GPUs lack BF16" is not)
         keys = set(phrase_keys(part)[0]) - name_keys
         said = [t for t in tokens if span[0] <= t.start and t.end <= span[1] and t.content and t.key in keys]
@@ -40,6 +46,13 @@ def bound_elsewhere(
         if clause is not None:
             return clause
     return None
+
+
+def _acting(text: str, named: tuple[Thing, ...]) -> set[int]:
+    """The one thing a claim names and says acts ({} when it names none or several)."""
+    spans = names_in(text, named)
+    acting = {k for start, _, k in spans if acts(text, start)}
+    return acting if len(acting) == 1 and len({k for _, _, k in spans}) == 1 else set()
 
 
 def _said_of_other(
@@ -77,6 +90,7 @@ def _said_of_other(
     return None
 
 
+@lru_cache(maxsize=4096)
 def claim_parts(phrasing: str) -> tuple[str, ...]:
     """The parts of a claim that are claims of their own ("the teacher is frozen; only the
     student is updated"), when it has more than one; each with two content words at least."""

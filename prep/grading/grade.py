@@ -99,6 +99,10 @@ def grade(
         )
         if flaw
     ]
+    if notes and any(c.taught for c in claims):
+        # An answer that says something wrong earns nothing from the user's own taught words:
+        # they recognise that user's correct answers, and must not lift a wrong one.
+        results = [matcher.match(claim, whole=(mode == "answer"), taught=False) for claim in claims]
     said_wrong = mistakes.said_wrong()  # credited words said of the wrong thing are not credit
     none, full = (
         (settings.point_none, settings.point_full)

@@ -70,9 +70,9 @@ def layout_of(
         neg = np.array([k in negations for k in words])
         negated[i, rows[p][neg]] = 1.0
         plain[i, rows[p][~neg]] = 1.0
+        contrasted |= {k for k in words if OPPOSITES.get(k, frozenset()) & set(words)}
         numbers[i, rows[p][[k in figures for k in words]]] = 1.0
         heads[i, rows[p][[k in negations and k in negation_heads(p) for k in words]]] = 1.0
-        contrasted |= {k for k in words if OPPOSITES.get(k, frozenset()) & set(words)}
     width = {
         p: max(window_min, round((wrong_factor if p in wrong else window_factor) * phrase_length(p)))
         for p in phrasings

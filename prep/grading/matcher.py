@@ -21,13 +21,7 @@ from prep.bank.schema import Claim
 from prep.grading.layout import layout_of, range_max_table
 from prep.grading.point import PointResult
 from prep.grading.subjects import FOILS
-from prep.text import (
-    CLAUSE_BREAK,
-    OPPOSITES,
-    key_set,
-    stem,
-    tokenize,
-)
+from prep.text import CLAUSE_BREAK, OPPOSITES, key_set, ordered_keys, stem, tokenize
 
 if TYPE_CHECKING:
     from prep.grading.settings import Settings
@@ -337,15 +331,17 @@ class Matcher:
             self._best = (value, window)
         return self._best
 
-    def match(self, claim: Claim, whole: bool = False) -> PointResult:
+    def match(self, claim: Claim, whole: bool = False, taught: bool = True) -> PointResult:
+        """What the attempt says of *claim*: its best phrasing in its best window (*taught*: the
+        phrasings taught from the user's answers count too)."""
         if not self.tokens:
             return PointResult(claim.text, 0.0, False, phrasings=len(claim.phrasings))
         subject = None if whole else self._subject_of.get(claim.text)
         score, chosen, window = 0.0, None, None
         values, windows = (None, None) if whole else self._best_windows()
         for phrasing in claim.phrasings:
-            if phrasing not in self.layout.place:
-                continue  # no content words at all
+            if phrasing not in self.layout.place or (not taught and phrasing in claim.taught):
+                continue  # no content words at all, or not to be counted
             if values is None:
                 value, w = float(self._coverage(phrasing, whole)[0][0]), None
             else:
@@ -365,7 +361,7 @@ class Matcher:
                     value, w = free
                 if w is None:
                     continue
-            if phrasing in claim.taught and value < self.settings.taught_match:
+            if phrasing in claim.taught and not self._said_again(phrasing, value, w):
                 continue  # one answer's own wording counts when it is said again, not in part
             if w is not None and not self._beyond_prompt(phrasing, w):
                 continue  # only the words the question itself says: "when the queue is full, the producer"
@@ -383,10 +379,30 @@ class Matcher:
         matched = score >= self.settings.point_matched * 100
         return PointResult(claim.text, score, matched, chosen, span, excerpt, len(claim.phrasings))
 
+    def _said_again(self, phrasing: str, value: float, window: int | None) -> bool:
+        """Whether a taught phrasing (one answer's own wording) is said again: nearly in full and
+        in its order ("K, V <- decoder states" is not "Q <- decoder states" said again)."""
+        if value < self.settings.taught_match:
+            return False
+        if window is None:
+            return True
+        _, lo, hi, _ = self._all_coverage()
+        return self._order(phrasing, (int(lo[window]), int(hi[window]))) >= self.settings.taught_order
+
     def _beyond_prompt(self, phrasing: str, window: int) -> bool:
         """Whether the window says one of the claim's own words, not only those the prompt says."""
         own, (_, lo, hi, _) = self.layout.own.get(phrasing), self._all_coverage()
         return own is None or bool(self.sim[own, int(lo[window]) : int(hi[window])].any())
+
+    def _order(self, phrasing: str, window: tuple[int, int]) -> float:
+        """Order-aware similarity of a claim's words to a stretch's content words."""
+        cached = self._order_cache.get((phrasing, *window))
+        if cached is None:
+            claim = ordered_keys(phrasing)
+            said = " ".join(t.key for t in self.tokens[window[0] : window[1]] if t.content)
+            cached = fuzz.partial_ratio(claim, said) if len(claim) <= len(said) else fuzz.ratio(claim, said)
+            self._order_cache[(phrasing, *window)] = cached
+        return cached
 
     def _hit_columns(self, rows: np.ndarray, window: tuple[int, int]) -> list[int]:
         lo, hi = window

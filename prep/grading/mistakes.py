@@ -99,9 +99,13 @@ def _swaps(
     credited = [p for c, r in zip(claims, results) if r.matched for p in (c.text, *c.aliases)]
     found = {h.text: h for h in (matcher.swapped(c, credited) for c in unmet) if h is not None}
     named = things(question.prompt, tuple(c.text for c in claims))
+    taught = {p: c.text for c in claims for p in c.taught}  # the user's words: about their point's thing
     for result in results:
         if result.matched and result.text not in found and result.span and result.phrasing:
-            clause = bound_elsewhere(matcher.attempt, matcher.tokens, result.span, result.phrasing, named)
+            owner = taught.get(result.phrasing)
+            clause = bound_elsewhere(
+                matcher.attempt, matcher.tokens, result.span, result.phrasing, named, owner
+            )
             if clause is not None:
                 found[result.text] = replace(result, excerpt=clause)
     own = {c.text: {c.text, *c.aliases} for c in claims}

@@ -6,16 +6,17 @@ points said of another subject (swapped) and key points said the other way round
 from __future__ import annotations
 
 import numpy as np
-from rapidfuzz import fuzz
 
 from prep.bank.schema import Claim
 from prep.grading.matcher import Matcher
 from prep.grading.point import PointResult
-from prep.text import OPPOSITES, is_abbreviation, ordered_keys, phrase_keys
+from prep.text import OPPOSITES, is_abbreviation, phrase_keys
 
 
 class RefutingMatcher(Matcher):
     """A Matcher that also finds what an attempt says wrongly (mistakes.py decides what counts)."""
+
+    _suspects: set[int] | None = None  # rows of phrasings with a window said other than plainly
 
     def swapped(self, claim: Claim, rivals: list[str] = ()) -> PointResult | None:  # type: ignore[assignment]
         """A key point about one subject said, almost in full, of another one: "the target model
@@ -71,9 +72,11 @@ class RefutingMatcher(Matcher):
             return None
         _, lo, hi, _ = self._all_coverage()
         raw, suspect = self._flips  # type: ignore[misc]
+        if self._suspects is None:  # the phrasings said other than plainly, nearly in full
+            self._suspects = set(np.flatnonzero((suspect & (raw >= threshold)).any(axis=1)).tolist())
         subject = self._subject_of.get(claim.text)
         for phrasing in (claim.text, *claim.aliases, *parts):
-            if phrasing not in self.layout.place:
+            if self.layout.place.get(phrasing, -1) not in self._suspects:
                 continue
             a, b = self._slice_of(phrasing)
             row = self.layout.place[phrasing]
@@ -188,16 +191,6 @@ class RefutingMatcher(Matcher):
         coverage, lo, _, _ = self._coverage(phrasing, whole=False)
         inside = (lo >= sentence[0]) & (lo < sentence[1])
         return bool(inside.any() and coverage[inside].max() >= max(self.settings.point_full, at_least))
-
-    def _order(self, phrasing: str, window: tuple[int, int]) -> float:
-        """Order-aware similarity of a claim's words to a stretch's content words."""
-        cached = self._order_cache.get((phrasing, *window))
-        if cached is None:
-            claim = ordered_keys(phrasing)
-            said = " ".join(t.key for t in self.tokens[window[0] : window[1]] if t.content)
-            cached = fuzz.partial_ratio(claim, said) if len(claim) <= len(said) else fuzz.ratio(claim, said)
-            self._order_cache[(phrasing, *window)] = cached
-        return cached
 
     def middle(self, phrasing: str, span: tuple[int, int]) -> int:
         """Where (in characters) the middle one of a claim's words found in *span* is written."""

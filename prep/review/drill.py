@@ -8,66 +8,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING
 
 from prep.errors import PrepError
 from prep.grading.grade import from_ticks, ticked_points
 from prep.rating import Rating
 from prep.review.queue import QueueItem
 from prep.review.session import Result, Session, Summary
+from prep.review.teaching import Chosen
+from prep.review.ui import AnswerInterrupted, Choice, DrillUI
 
 if TYPE_CHECKING:
     from prep.bank.schema import Question
     from prep.grading.grade import Grade
     from prep.review.judge import Judge
-    from prep.review.teaching import DrillTeacher
+    from prep.review.teaching import DrillTeacher, Taught
 
 # A card rated Again comes back at the end of the session when its next step is this close
 # (the first learning step is a minute); later steps wait for a later session.
 AGAIN_IN_SESSION = timedelta(minutes=20)
-
-Action = Literal["rate", "undo", "skip", "quit", "edit", "teach"]
-
-
-class AnswerInterrupted(KeyboardInterrupt):
-    """Ctrl-C while an answer was being typed: what was typed so far comes with it, to be kept."""
-
-    def __init__(self, answer: str, elapsed: float | None = None) -> None:
-        super().__init__()
-        self.answer, self.elapsed = answer, elapsed
-
-
-class InputEnded(KeyboardInterrupt):
-    """Standard input ended at a prompt (a script ran out): the session ends as interrupted."""
-
-
-@dataclass(frozen=True)
-class Choice:
-    action: Action
-    rating: Rating | None = None
-
-
-class DrillUI(Protocol):
-    def show_card(self, question: Question, item: QueueItem, position: int, total: int) -> None: ...
-    def read_answer(self, question: Question) -> tuple[str, float | None] | None: ...  # None: quit
-    # *judged_by*: the judge model whose grade this is (its quotes are the matched points' excerpts).
-    def show_grade(
-        self,
-        question: Question,
-        graded: Grade | None,
-        answer: str,
-        elapsed: float | None,
-        judged_by: str | None = None,
-    ) -> None: ...
-    # *can_tick*: there is a grade whose ticks the user can correct (t); with no suggestion the
-    # user must choose (the words could not decide, or nothing was graded).
-    def choose(self, suggested: Rating | None, can_tick: bool) -> Choice: ...
-    def offer_follow_up(self, question: Question) -> bool | Literal["undo"] | None: ...  # None: quit
-    def notify(self, message: str) -> None: ...
-    def edit(self, question: Question) -> None: ...
-    # The key points the user says they covered, starting from *ticked* (1-based); None: cancelled.
-    def tick(self, question: Question, ticked: set[int]) -> set[int] | None: ...
-    def confirm(self, question: str) -> bool | None: ...  # None: cannot ask (not a terminal)
 
 
 @dataclass
@@ -364,6 +323,25 @@ class Drill:
         except PrepError as error:  # the bank cannot be written, or is no longer valid
             self.ui.notify(f"not taught: {error.message}")
             return
+        self._taught(turn, taught)
+        # No clause clearly says these: the user shows which one does (or types the words).
+        chosen = []
+        for unclear in taught.unclear:
+            picked = self.ui.pick_clause(turn.question, unclear.point, unclear.clauses)
+            if isinstance(picked, int):
+                chosen.append(Chosen(unclear.point, clause=picked))
+            elif picked:
+                chosen.append(Chosen(unclear.point, words=picked))
+        if chosen:
+            try:
+                taught = self.teacher.teach(self.session.bank, turn.question, turn.answer, [], chosen=chosen)
+            except PrepError as error:
+                self.ui.notify(f"not taught: {error.message}")
+                return
+            self._taught(turn, taught)
+
+    def _taught(self, turn: _Turn, taught: Taught) -> None:
+        """Take in what a teaching did, and say it."""
         self.session.bank = taught.bank
         if taught.added:
             self.taught_in.add(turn.question.id)

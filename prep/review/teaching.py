@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING, Literal
 from prep.bank.teaching import add_taught
 from prep.errors import UsageError
 from prep.grading.grade import grade
-from prep.grading.teach import Lesson, taught_question, try_lessons
+from prep.grading.teach import (
+    Lesson,
+    Unclear,
+    lesson_from_clause,
+    lesson_from_words,
+    taught_question,
+    try_lessons,
+)
 
 if TYPE_CHECKING:
     from prep.bank.contents import Bank
@@ -32,6 +39,7 @@ class Taught:
     verdict_after: str
     bank: Bank  # the bank as it now is (the same one when nothing new was written)
     refused: tuple[str, ...] = ()  # why a point could not be taught (only when not *strict*)
+    unclear: tuple[Unclear, ...] = ()  # points no clause clearly says: the user shows which one
 
     @property
     def added(self) -> list[Lesson]:
@@ -50,6 +58,18 @@ class Taught:
         }
 
 
+@dataclass(frozen=True)
+class Chosen:
+    """The words for one key point as the user shows them: a clause of the answer (1-based, as
+    ``Unclear.clauses`` lists them) or words typed; *force* teaches words that share nothing
+    with the point or the question."""
+
+    point: int
+    clause: int | None = None
+    words: str | None = None
+    force: bool = False
+
+
 def teach(
     location: BankLocation,
     bank: Bank,
@@ -61,22 +81,26 @@ def teach(
     now: datetime,
     via: Literal["drill", "command"],
     strict: bool = True,
+    chosen: Iterable[Chosen] = (),
     quotes: dict[int, str] | None = None,
 ) -> Taught:
-    """Add the span of *answer* that says each key point (1-based) to that point's taught
-    phrasings, in the bank's YAML, and log each in the state. When a point cannot be taught
-    from this answer (see ``lessons``): *strict*, raise UsageError and write nothing; else
-    teach the others and say why in ``refused``. *quotes*: the words of the answer a judge
-    model quoted for some points, taught as their phrasing (by the same rules: the span of the
-    quote that says the point, never one that says a pitfall)."""
+    """Add the clause of *answer* that says each key point (1-based) to that point's taught
+    phrasings, in the bank's YAML, and log each in the state; *chosen*: points whose words the
+    user showed; *quotes*: the words of the answer a judge model quoted for some points, taught
+    as their phrasing by the same rules (never words that say a pitfall, or share nothing with
+    the point or the question). When a point cannot be taught from this answer, or no clause
+    clearly says it: *strict*, raise UsageError and write nothing; else teach the others and
+    return the rest in ``refused`` and ``unclear``."""
     question = bank.question(question_id)
-    if quotes:
-        tried = [item for n in points for item in try_lessons(question, quotes.get(n) or answer, [n])]
-    else:
-        tried = try_lessons(question, answer, points)
+    quoted = [Chosen(n, words=quotes[n]) for n in points if quotes and quotes.get(n)]
+    rest = [n for n in points if not (quotes and quotes.get(n))]
+    tried: list[Lesson | Unclear | UsageError] = list(try_lessons(question, answer, rest)) if rest else []
+    for choice in (*quoted, *chosen):
+        tried.append(_chosen(question, answer, choice))
     refusals = [item for item in tried if isinstance(item, UsageError)]
-    if strict and refusals:
-        raise refusals[0]
+    unclear = [item for item in tried if isinstance(item, Unclear)]
+    if strict and (refusals or unclear):
+        raise refusals[0] if refusals else unclear[0].error()
     found = [item for item in tried if isinstance(item, Lesson)]
     prepared = bank.answer_text(question.id)
     before = grade(question, prepared, answer)
@@ -88,7 +112,18 @@ def teach(
             for point, phrasing in new.items():
                 store.log_teaching(question.id, point, phrasing, taught_at=now, via=via)
     refused = tuple(r.message for r in refusals)
-    return Taught(question.id, tuple(found), before.score, after.score, after.verdict, bank, refused)
+    return Taught(
+        question.id, tuple(found), before.score, after.score, after.verdict, bank, refused, tuple(unclear)
+    )
+
+
+def _chosen(question: Question, answer: str, choice: Chosen) -> Lesson | UsageError:
+    try:
+        if choice.clause is not None:
+            return lesson_from_clause(question, answer, choice.point, choice.clause, force=choice.force)
+        return lesson_from_words(question, choice.point, choice.words or "", force=choice.force)
+    except UsageError as refusal:
+        return refusal
 
 
 @dataclass
@@ -111,6 +146,7 @@ class DrillTeacher:
         answer: str,
         points: Iterable[int],
         quotes: dict[int, str] | None = None,
+        chosen: Iterable[Chosen] = (),
     ) -> Taught:
         assert self.location is not None
         return teach(
@@ -124,4 +160,5 @@ class DrillTeacher:
             via="drill",
             strict=False,
             quotes=quotes,
+            chosen=chosen,
         )

@@ -38,6 +38,25 @@ AnswerText = Annotated[
         help="The answer to teach from. Without it, read from standard input.",
     ),
 ]
+ClauseNumber = Annotated[
+    int | None,
+    option(
+        "--clause",
+        metavar="N",
+        min=1,
+        help="Teach clause N of the answer (as a refusal lists them) to the one --point.",
+    ),
+]
+Words = Annotated[
+    str | None,
+    option("--words", metavar="TEXT", help="Teach these words to the one --point, instead of finding them."),
+]
+Force = Annotated[
+    bool,
+    typer.Option(
+        "--force", help="Teach words that share no word with the key point, its phrasings or the question."
+    ),
+]
 TeachJson = Annotated[
     bool,
     typer.Option(
@@ -53,23 +72,32 @@ def teach(
     points: Points = None,
     answer: AnswerText = None,
     forget: Forget = None,
+    clause: ClauseNumber = None,
+    words: Words = None,
+    force: Force = False,
     as_json: TeachJson = False,
 ) -> None:
     """Teach the grader your words: add the part of an answer that says each key point as a phrasing.
 
-    For each --point, the clause of the answer that best says it is added under that key point's
-    `taught:` list in the bank's YAML; nothing else in the file changes. A span that also says one
-    of the question's pitfalls, or has fewer than two content words, is refused and nothing is
-    written. `t` in a drill does the same from the answer just typed. `prep show` marks the key
-    points taught; --forget N takes back what key point N was taught.
+    For each --point, the clause of the answer that clearly says it is added under that key
+    point's `taught:` list in the bank's YAML; nothing else in the file changes. Where no clause
+    clearly says it, nothing is written and the answer's clauses are listed: give one with
+    --clause N, or the words with --words (then no answer is needed). Words that also say one of
+    the question's pitfalls, have fewer than three content words, or share no word with the point
+    or the question (unless --force) are refused. `t` in a drill does the same from the answer
+    just typed. `prep show` marks the key points taught; --forget N takes back what key point N
+    was taught.
     """
     from prep import clock
     from prep.errors import CommandLineError
+    from prep.review.teaching import Chosen
     from prep.review.teaching import teach as teach_answer
 
     app: AppContext = ctx.obj
     if bool(points) == bool(forget):
         raise CommandLineError("give --point N (to teach from an answer) or --forget N, not both or neither")
+    if (clause is not None or words is not None) and (len(points or ()) != 1 or (clause and words)):
+        raise CommandLineError("--clause N or --words TEXT teach one --point: give exactly one of each")
     location, bank, question = app.writable_question(question_id)
     for option_name, numbers in (("--point", points), ("--forget", forget)):
         for n in numbers or ():  # out of range, as any option value: a command-line error (exit 2)
@@ -79,10 +107,11 @@ def teach(
         _forget(location, bank, question.id, forget, as_json)
         return
     assert points is not None
-    if answer is None:
+    if answer is None and words is None:
         if sys.stdin.isatty():
             echo(f"{question.prompt}\n(type the answer to teach from; end with Ctrl-D)", err=True)
         answer = read_stdin_text()
+    chosen = [Chosen(points[0], clause=clause, words=words, force=force)] if clause or words else []
     try:
         store = app.store()
     except StateError as error:  # the lesson goes to the bank all the same; stats will not count it
@@ -90,8 +119,9 @@ def teach(
         store = None
     try:
         taught = teach_answer(
-            location, bank, question.id, answer, points, store=store, now=clock.now(), via="command"
-        )
+            location, bank, question.id, answer or words or "", [] if chosen else points,
+            store=store, now=clock.now(), via="command", chosen=chosen,
+        )  # fmt: skip
     finally:
         if store is not None:
             store.close()
