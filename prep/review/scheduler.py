@@ -11,12 +11,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from prep.config import SchedulerConfig
 from prep.rating import Rating
-from prep.state.cards import CardState, format_time, new_card, utc
+from prep.state.cards import CardState, new_card, utc
 
 
 @dataclass
@@ -89,11 +89,13 @@ class Scheduler:
 
 def _fuzz_draw(question_id: str, now: datetime) -> float:
     """A number in [0, 1) fixed by the question and the moment of its review: the fuzz of that
-    review, the same each time it is replayed."""
-    digest = hashlib.sha256(f"{question_id}|{format_time(now)}".encode()).digest()
+    review, the same each time it is replayed (the moment as whole microseconds: exact)."""
+    micros = (utc(now) - _EPOCH) // timedelta(microseconds=1)
+    digest = hashlib.sha256(f"{question_id}|{micros}".encode()).digest()
     return int.from_bytes(digest[:8], "big") / 2**64
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _SEEDED: type | None = None
 
 
