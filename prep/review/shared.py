@@ -7,14 +7,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from prep.config import SchedulerConfig
 from prep.errors import StateReadOnly
-from prep.state import takein
-from prep.state.cards import CardState
-from prep.state.replay import Replay
 from prep.state.sharing import device_files, history_dir
 from prep.state.store import Store
+
+if TYPE_CHECKING:
+    from prep.state.cards import CardState
+    from prep.state.replay import Replay
 
 
 def replay_for(settings: SchedulerConfig, store: Store) -> Replay:
@@ -38,11 +40,16 @@ def open_store(
     *warn* is told of each line of a device file skipped. A history that is shared is kept in a
     state file even by a command that only reads (it is made if need be), so that what was
     taken in is not read again next time."""
-    if not write and not state.exists() and _has_device_files(bank_key):
+    folder = history_dir(bank_key)
+    if folder is None:  # not shared: nothing to take in (and nothing more to import)
+        return Store(state, write=write, bank_key=bank_key)
+    if not write and not state.exists() and any(device_files(folder).values()):
         try:
             return open_store(state, bank_key, settings, write=True, warn=warn)
         except StateReadOnly:
             pass  # nowhere to keep it: read it into the passing state below
+    from prep.state import takein
+
     store = Store(state, write=write, bank_key=bank_key)
     try:
         taken = takein.take_in(store, _lazily(lambda: replay_for(settings(), store)))
@@ -53,11 +60,6 @@ def open_store(
         for problem in taken.problems:
             warn(f"{problem} (skipped)")
     return store
-
-
-def _has_device_files(bank_key: str) -> bool:
-    folder = history_dir(bank_key)
-    return folder is not None and any(size for size in device_files(folder).values())
 
 
 def _lazily(make: Callable[[], Replay]) -> Replay:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import secrets
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -91,7 +90,7 @@ def device_id(store: Store) -> str:
     known = store.get_setting(_DEVICE_SETTING)
     if known:
         return known
-    made = f"{_host_name()}-{secrets.token_hex(2)}"
+    made = f"{_host_name()}-{os.urandom(2).hex()}"
     if not store.read_only:  # a state that cannot be written writes no device file either
         _put_setting(store, _DEVICE_SETTING, made)
     return made

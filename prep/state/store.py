@@ -11,16 +11,17 @@ import json
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prep.errors import StateError
-from prep.state import sharing
 from prep.state.cards import CardState, format_time, parse_time, utc
 from prep.state.database import StateDatabase
 from prep.state.events import new_event_id
-from prep.state.replay import Replay, rebuild
 from prep.state.rows import Practice, Review, card_of, practice_of, review_of, save_card_row, scope
 from prep.state.sqlite import Connection
+
+if TYPE_CHECKING:
+    from prep.state.replay import Replay
 
 
 class Store(StateDatabase):
@@ -164,7 +165,7 @@ class Store(StateDatabase):
         card_before = json.dumps(before.to_dict()) if before else None
         row_id = _insert(db, "reviews", bank, {**fields, "card_before": card_before})
         save_card_row(db, bank, after, fields["content_hash"])
-        sharing.append_event(self, "review", fields)
+        self._share("review", fields)
         return row_id
 
     def undo(self, review_id: int, replay: Replay, *, undone_at: datetime) -> str:
@@ -183,8 +184,16 @@ class Store(StateDatabase):
             qid, bank = str(row["question_id"]), row["bank"]
             self._append_undo(db, bank, row["event"], qid, undone_at)
             before = CardState.from_dict(json.loads(row["card_before"])) if row["card_before"] else None
+            from prep.state.replay import rebuild  # deferred: commands that only read never undo
+
             rebuild(db, bank, qid, replay, given=(before, None) if before else None)
             return qid
+
+    def _share(self, kind: str, fields: dict[str, Any]) -> None:
+        """Append an event just recorded to this device's file of a shared history, if any."""
+        from prep.state import sharing  # deferred: commands that only read record nothing
+
+        sharing.append_event(self, kind, fields)
 
     def _append_undo(self, db: Connection, bank: str, event: str, question_id: str, at: datetime) -> None:
         fields = {
@@ -197,7 +206,7 @@ class Store(StateDatabase):
             "INSERT INTO undos (bank, event, undoes, question_id, undone_at) VALUES (?, ?, ?, ?, ?)",
             (bank, *fields.values()),
         )
-        sharing.append_event(self, "undo", fields)
+        self._share("undo", fields)
 
     def reviews(self, question_id: str | None = None, since: datetime | None = None) -> list[Review]:
         where, args = scope(self.bank_key)
@@ -237,7 +246,7 @@ class Store(StateDatabase):
         }  # fmt: skip
         with self.transaction() as db:
             row_id = _insert(db, "practice", self.bank_key or "", fields)
-            sharing.append_event(self, "practice", fields)
+            self._share("practice", fields)
             return row_id
 
     def forget_practice(self, practice_id: int, *, undone_at: datetime) -> None:
@@ -270,7 +279,7 @@ class Store(StateDatabase):
         }  # fmt: skip
         with self.transaction() as db:
             _insert(db, "teachings", self.bank_key or "", fields)
-            sharing.append_event(self, "teaching", fields)
+            self._share("teaching", fields)
 
     # --- the judge's replies: a cache, so that grading an answer again asks the model nothing ----
 
