@@ -733,3 +733,16 @@ def test_an_answer_typed_then_skipped_or_quit_is_kept_as_practice(run, state_fil
 def test_record_without_a_mock_interview_is_refused(run):
     result = run("drill", "--record")
     assert result.exit_code == 1 and "--record applies to a mock interview: add --mode mock" in result.stderr
+
+
+def test_the_mock_report_and_the_grade_mark_a_point_the_words_cannot_tell_alike(run):
+    # zero-stages has one phrasing per key point: a point not found may be said in other words.
+    answer = "Optimizer memory goes first, then what backward produces."
+    graded = run("grade", "zero-stages", "--answer", answer).output
+    assert "? stage 2 also shards the gradients  (not recognised" in graded
+    mock = run(
+        "drill", "--mode", "mock", "-c", "parallelism", "--count", "3", input=(answer + "\n\n") * 3, env=NOW
+    ).output
+    report = mock.split("Mock interview report")[1]
+    assert "? not recognised: stage 2 also shards the gradients" in report
+    assert "✗ missed: stage 2" not in report

@@ -261,10 +261,19 @@ def grade_report(  # type: ignore[no-untyped-def]
     return Group(*parts)
 
 
+def unrecognised(point, mode: str) -> bool:  # type: ignore[no-untyped-def]
+    """Whether a key point not found may simply not have been recognised: it is written only one
+    or two ways (not enough for its absence to prove it was not said). The drill and the mock
+    report mark it alike: "?", not "missed". A judge's result has no phrasings (0)."""
+    from prep.grading.settings import DEFAULT_SETTINGS
+
+    return mode == "key_points" and 0 < point.phrasings < DEFAULT_SETTINGS.telling_phrasings
+
+
 def _missed_row(point, mode: str, teach_hint: str, unknown: bool) -> tuple[Text, Text]:  # type: ignore[no-untyped-def]
-    """A key point the grader did not find. Written only one or two ways, the grader may simply
-    not recognise how it was said: "not recognised", not "missed" (teach it with `t`)."""
-    if mode == "key_points" and (unknown or point.phrasings == 1):
+    """A key point the grader did not find: "not recognised" where the words cannot tell (teach
+    it with `t`), else "missed"."""
+    if unknown or unrecognised(point, mode):
         return Text("  ? ", style="yellow"), Text(point.text, style="yellow") + Text(
             f"  (not recognised: {_ways(point.phrasings)} to go by; {teach_hint})", style="dim"
         )
@@ -286,11 +295,7 @@ def _report_points(grade) -> list[Text]:  # type: ignore[no-untyped-def]
     for point in grade.missed:
         if point.text in wrongly:
             lines.append(Text(f"  ⚠ {wrongly[point.text]}: ", style="bold red") + Text(point.text))
-        elif (
-            grade.mode == "key_points"
-            and 0 < point.phrasings < 3  # 0: a judge's result, not the words'
-            and grade.verdict in ("unsure", "fail", "partial")
-        ):
+        elif unrecognised(point, grade.mode):
             lines.append(Text("  ? not recognised: ", style="yellow") + Text(point.text))
         else:
             lines.append(Text("  ✗ missed: ", style="red") + Text(point.text))

@@ -62,7 +62,7 @@ TABS: dict[tuple[str, ...], Tab] = {
     ("grade",): _tab(ids=1, values="-a --answer --elapsed -f --file --judge"),
     ("show",): _tab(ids=1),
     ("answer",): _tab(ids=1, values="--text"),
-    ("teach",): _tab(ids=1, values="-a --answer --forget --point"),
+    ("teach",): _tab(ids=1, values="-a --answer --forget --point --clause --words"),
     ("edit",): _tab(ids=1),
     ("mv",): _tab(ids=1),
     ("rm",): _tab(ids=1),
