@@ -60,6 +60,7 @@ class Matcher:
         self._order_cache: dict[tuple[str, int, int], float] = {}
         self._flips: tuple[np.ndarray, np.ndarray] | None = None
         self.opposite = np.zeros((0, n), dtype=np.float32)  # claim words met by their opposite
+        self._polar_keys = np.zeros(0, dtype=np.intp)  # claim words met negated or by an opposite
 
     def prepare(self, phrasings: list[str], wrong: frozenset[str] = frozenset()) -> None:
         """Compute word similarities of every claim word against every attempt word at once."""
@@ -116,16 +117,20 @@ class Matcher:
         # negated | ...] claim words) so a window's rows are read at once. An attempt that negates
         # nothing and says no opposite says every word plainly: the any-polarity rows suffice.
         opposite = self._opposites(keys)
-        self._polar = bool(self.negated.any() or opposite.any())
+        # Only the claim words met under a negation or by an opposite have a polarity to check;
+        # the rest are said plainly wherever they are said (most words of most answers).
+        self._polar_keys = np.flatnonzero((sim * self.negated).any(axis=1) | opposite.any(axis=1))
+        self._polar = bool(len(self._polar_keys))
         if self._polar:
             # A claim word met by its opposite ("raising" for "lower") is met with the other polarity.
             plain, negated = ~self.negated, self.negated
             self.opposite = opposite
+            ks = self._polar_keys
             by_polarity = np.concatenate(
                 [
                     np.maximum(sim, opposite),
-                    np.maximum(sim * plain, opposite * negated),
-                    np.maximum(sim * negated, opposite * plain),
+                    np.maximum(sim[ks] * plain, opposite[ks] * negated),
+                    np.maximum(sim[ks] * negated, opposite[ks] * plain),
                 ]
             ).T
         else:
@@ -289,10 +294,11 @@ class Matcher:
             # A word matched only with the opposite polarity flips the claim ("does not reduce");
             # a word said both ways ("across GPUs ... not one GPU") cannot flip it. And "13% MFU"
             # is not "40% MFU", however many other words agree.
-            if self._polar:
-                plain, negated = best[:, k : 2 * k] > 0, best[:, 2 * k : 3 * k] > 0
-            else:
-                plain, negated = said, np.zeros_like(said)
+            plain, negated = said.copy(), np.zeros_like(said)
+            if self._polar:  # only the words with a polarity to check have their own columns
+                p = len(self._polar_keys)
+                plain[:, self._polar_keys] = best[:, k : k + p] > 0
+                negated[:, self._polar_keys] = best[:, k + p : k + 2 * p] > 0
             wrong = np.concatenate([said & ~plain, said & ~negated, ~said], axis=1)
             refuting = wrong[:, self.layout.refuting].astype(np.float32)
             refuted = refuting @ self.layout.against
