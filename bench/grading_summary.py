@@ -33,6 +33,7 @@ SETS = (
     ("swaps-tuning", "tuning", "bundled"),
     ("swap-tuning", "tuning", "own"),
     ("user-tuning", "tuning", "own"),
+    ("user-tuning-speech", "tuning", "own"),
     ("heldout", "held-out", "bundled"),
     ("heldout-teach", "held-out", "bundled"),
     ("robot-learning", "held-out", "bundled"),
@@ -74,7 +75,7 @@ def report(data: Path) -> None:
     bundled = load_bank(BankLocation(ROOT, "bench"))
     text_only = cut_phrasings(bundled, 0)
     print("Every labelled set (tuning: rules were chosen on it; held-out: only measured)")
-    print(f"  {'set':30s} {'role':9s} {'n':>4s} {'binary':>7s} {'false pass':>11s} {'missed pass':>12s} "
+    print(f"  {'set':36s} {'role':9s} {'n':>4s} {'binary':>7s} {'false pass':>11s} {'missed pass':>12s} "
           f"{'conf. errors':>13s} {'unsure':>7s}")  # fmt: skip
     for folder, role, whose in SETS:
         attempts = load_attempts(data / folder)
@@ -91,7 +92,7 @@ def report(data: Path) -> None:
             r = row(verdicts(bank, attempts, prepared))
             cells = f"{r['n']:4d} {r['binary']:7.3f} {r['false passes']:>11s} {r['missed passes']:>12s}"
             errors, unsure = r["confident errors"], r["unsure"]
-            print(f"  {name + ', ' + label:30s} {role:9s} {cells} {errors:>13s} {unsure:7.2f}")
+            print(f"  {name + ', ' + label:36s} {role:9s} {cells} {errors:>13s} {unsure:7.2f}")
     print()
     _report_swaps(data, bundled)
     _report_user(data)
@@ -118,7 +119,7 @@ def _report_user(data: Path) -> None:
     print("User-written questions (one phrasing per key point; targets on 30 answers: at most 1 of 12")
     print("wrong answers pass, at most 2 confident errors, at least 40% of verdicts confident, at")
     print("least 5 of 18 correct answers pass)")
-    for folder in ("user-tuning", "user-heldout", "swap-tuning", "authored"):
+    for folder in ("user-tuning", "user-tuning-speech", "swap-tuning", "user-heldout", "authored"):
         attempts = load_attempts(data / folder)
         if not attempts or not (data / folder / "questions").is_dir():
             continue
@@ -127,10 +128,13 @@ def _report_user(data: Path) -> None:
         right = [v for a, v in graded if a["label"] == "pass"]
         confident = sum(v != "unsure" for _, v in graded) / len(graded)
         errors = wrong.count("pass") + right.count("fail")
+        kinds = sorted({a["kind"] for a, _ in graded if a["label"] == "fail"})
+        of_kind = {k: [v for a, v in graded if a["kind"] == k] for k in kinds}
+        by_kind = ", ".join(f"{k} {vs.count('pass')}/{len(vs)}" for k, vs in of_kind.items())
         print(
-            f"  {folder:13s} wrong pass {wrong.count('pass')}/{len(wrong)}, "
+            f"  {folder:18s} wrong pass {wrong.count('pass')}/{len(wrong)}, "
             f"confident errors {errors}/{len(graded)}, confident {confident:.0%}, "
-            f"correct pass {right.count('pass')}/{len(right)}"
+            f"correct pass {right.count('pass')}/{len(right)}\n  {'':18s} wrong that pass by kind: {by_kind}"
         )
     print()
 

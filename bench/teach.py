@@ -16,7 +16,7 @@ taught attempt itself passes afterwards when every point it missed was taught (t
 correct answers missed (labelled pass, not graded pass) and false passes (labelled fail, graded
 pass) before and after; the target is that false passes rise by at most one attempt on every set.
 
-Every set was written by sessions that never saw the grader. The rules of teaching were chosen
+Every set was written by people who never saw the grader. The rules of teaching were chosen
 on the teaching tuning set (half of the questions of the held-out set, with two more correct
 answers and one more wrong one each) and on the grading tuning set; the held-out set (the other
 half, likewise), the authored and the robot-learning sets were only measured.

@@ -4,7 +4,7 @@
 
 The sets (bench/data/clauses-*) are correct multi-sentence answers to questions written with one
 phrasing per key point, each key point labelled with the shortest stretch of the answer that says
-it; written by sessions that never saw the grader. Every labelled key point is taught from its
+it; written by people who never saw the grader. Every labelled key point is taught from its
 answer twice: alone (`--point N`), and with all the answer's labelled points at once (`t` with
 every point ticked). Each outcome is one of:
 

@@ -439,6 +439,32 @@ def test_subjects_go_by_their_initials_parts_and_dotted_names():
     )
 
 
+def test_a_hyphenated_name_goes_by_its_first_part_and_the_initial_of_its_second():
+    # "RNN-T" for RNN-Transducer, as people write it: the swapped claims are said of the other thing.
+    question = Question(
+        id="q",
+        prompt="Compare CTC and RNN-Transducer decoders.",
+        key_points=[
+            {"text": "CTC predicts each frame independently of earlier outputs"},
+            {"text": "RNN-T feeds previous labels into a prediction network"},
+        ],
+    )
+    right = grade(
+        question,
+        None,
+        "CTC predicts every frame independently of the earlier outputs. "
+        "RNN-T feeds the previous labels into a prediction network.",
+    )
+    swapped = grade(
+        question,
+        None,
+        "RNN-T predicts every frame independently of the earlier outputs. "
+        "CTC feeds the previous labels into a prediction network.",
+    )
+    assert right.verdict == "pass"
+    assert swapped.verdict == "fail" and len(swapped.swapped) == 2
+
+
 def test_a_claim_about_one_subject_said_of_its_rival_by_initials_earns_nothing():
     question = Question(
         id="q",

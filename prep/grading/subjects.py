@@ -127,6 +127,9 @@ def _other_names(tokens: list, sides: list[int]) -> dict[str, str]:  # type: ign
             for part in parts:
                 if len(part) > 1 and part.casefold() not in ("of", "and"):
                     names.setdefault(_key(part), token.key)
+            halves = token.text.split("-")
+            if len(halves) == 2 and len(halves[1]) > 3:  # "RNN-Transducer" -> rnnt
+                names.setdefault(_key(halves[0] + halves[1][0]), token.key)
         initials = ""
         for j in range(i, min(i + 4, len(tokens))):  # a run of up to four written words
             if j > i and not tokens[j].content:

@@ -181,8 +181,12 @@ def _readings(word: str) -> frozenset[str]:
     """The stems a written word can stand for as a name: itself, and its parts ("encoder" and
     "decoder" of "encoder-decoder", "bf16" of "bf16/fp16")."""
     parts = [p for p in _PARTS.split(word) if p]
-    initials = "".join(p[0] for p in parts) if len(parts) > 2 else ""  # "array-of-structs": AoS
-    return frozenset(name_key(p) for p in (word, *parts, *([initials] if initials else [])))
+    short = []
+    if len(parts) > 2:
+        short.append("".join(p[0] for p in parts))  # "array-of-structs": AoS
+    elif len(parts) == 2 and len(parts[1]) > 3:
+        short.append(parts[0] + parts[1][0])  # "RNN-Transducer": RNN-T
+    return frozenset(name_key(p) for p in (word, *parts, *short))
 
 
 def _lead(text: str, prompt: list[frozenset[str]]) -> tuple[Name, str]:
