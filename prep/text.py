@@ -144,6 +144,9 @@ def tokenize(text: str, claim: bool = False) -> list[Token]:
         negation, parts = _analyse(word, claim)
         if not parts:
             continue
+        if fold(word) == "few" and fold(previous) == "a" and not claim:
+            # "a few" is both "few" ("only a few are active") and "several" ("a few annotators")
+            parts = parts + _analyse("several", claim)[1]
         following = matches[i + 1] if i + 1 < len(matches) else None
         denies_pair = (
             following is not None

@@ -62,8 +62,8 @@ def test_output_explains_the_score(run):
         env=NOW,
     )
     out = result.output
-    assert "✓ gradients are averaged across GPUs with all-reduce" in out
-    assert "✗ model parallelism splits the model itself across GPUs" in out
+    assert "✓ 3. gradients are averaged across GPUs with all-reduce" in out
+    assert "✗ 4. model parallelism splits the model itself across GPUs" in out
     assert "Model answer" in out  # the prepared answer is shown after grading
     assert "about 1s spoken (3 words)" in out
 
@@ -467,7 +467,8 @@ def test_after_an_edit_the_answer_is_graded_again_against_the_new_text(run, tmp_
         env=env,
     )
     before, after = result.output.split("question reloaded")
-    assert "✓ zebra crossings" not in before and "✓ zebra crossings stripe the road" in after
+    assert "zebra crossings stripe the road  ←" not in before
+    assert re.search(r"✓ \d\. zebra crossings stripe the road", after)
     assert "Q (dp-vs-mp)" in after  # the card is shown again, as it now reads
     summary = json.loads(result.output[result.output.index("{\n") :])
     assert summary["results"][0]["score"] > 0
@@ -739,7 +740,7 @@ def test_the_mock_report_and_the_grade_mark_a_point_the_words_cannot_tell_alike(
     # zero-stages has one phrasing per key point: a point not found may be said in other words.
     answer = "Optimizer memory goes first, then what backward produces."
     graded = run("grade", "zero-stages", "--answer", answer).output
-    assert "? stage 2 also shards the gradients  (not recognised" in graded
+    assert "? 2. stage 2 also shards the gradients  (not recognised" in graded
     mock = run(
         "drill", "--mode", "mock", "-c", "parallelism", "--count", "3", input=(answer + "\n\n") * 3, env=NOW
     ).output

@@ -115,6 +115,6 @@ def test_a_point_said_of_the_wrong_thing_is_shown_once_and_not_offered_for_teach
         "blocking whenever the queue is full. The producer takes items off the queue and processes them."
     )
     output = run("grade", "queue", "--answer", swapped, bank=bank).output
-    assert "said of the wrong one: the producer blocks when the queue is full" in output
+    assert "said of the wrong one: 2. the producer blocks when the queue is full" in output
     assert "teach queue --point 2" not in output  # teaching it would teach the swap
     assert output.count("the producer blocks when the queue is full") == 1

@@ -71,7 +71,7 @@ def test_the_score_and_key_points_are_in_view_when_the_rating_is_asked(
     try:
         text = "\n".join(shown)
         assert "/100" in text, text  # the score bar
-        assert "✓ every GPU holds a full replica of the model" in text, text
+        assert "✓ 1. every GPU holds a full replica of the model" in text, text
         for point in ("the model itself is split", "model parallelism is needed when"):
             assert point in text, text
         assert "press a to read" in text, text

@@ -525,3 +525,25 @@ def test_almost_no_is_very_little_not_a_negation():
         grade(question, None, "it does not reduce fragmentation, so no more requests fit in the batch").score
         < 35
     )
+
+
+def test_a_few_is_neither_few_nor_several_said_the_other_way_round():
+    # "a few" is some: it meets "several" and "few" alike, and turns neither.
+    question = Question(
+        id="q",
+        prompt="How do you run a human evaluation of model outputs?",
+        key_points=[
+            {"text": "several annotators label each item"},
+            {"text": "active parameters per token are few"},
+            {"text": "gold items monitor annotator quality"},
+        ],
+    )
+    graded = grade(
+        question,
+        None,
+        "A few annotators label each item. Only a few parameters are active per token. "
+        "Gold items monitor annotator quality.",
+    )
+    assert graded.contradicted == () and graded.verdict == "pass"
+    turned = grade(question, None, "Many parameters are active per token.")
+    assert [c.text for c in turned.contradicted] == ["active parameters per token are few"]

@@ -505,6 +505,47 @@ def test_remembering_a_choice_keeps_every_other_line_of_the_config(tmp_path):
     assert config.load(fresh).teach_writes_bank is True
 
 
+def test_two_clause_numbers_teach_the_clauses_together_and_say_so_at_once(
+    run, scalars, state_file, isolated_home
+):
+    _config(isolated_home, "teach_writes_bank = true\n")
+    answer = (
+        "A random subset of neurons is switched off at every training step, so that no unit relies "
+        "on another; at test time all units are kept."
+    )
+    # Point 1 is said by the first two clauses: "1 2" teaches the words from the first to the
+    # last, and what came of it is said before the next point is asked about.
+    result = run("drill", "-c", "scalars", input=answer + "\n\nt 1 3\n1 2\n3\n\n", env=NOW)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "  2. that no unit relies on another" in out
+    together = (
+        "taught key point 1: “A random subset of neurons is switched off at every training step, so "
+        "that no unit relies on another”"
+    )
+    assert together in out
+    assert out.index(together) < out.index("Which part of your answer says key point 3")
+    assert "taught key point 3: “at test time all units are kept”" in out
+    # The same from the command line: --clause repeated.
+    assert run("teach", "dropout", "--forget", "1").exit_code == 0
+    taught = run("teach", "dropout", "--point", "1", "--clause", "1", "--clause", "2", "-a", answer)
+    assert taught.exit_code == 0, taught.output
+    assert "so that no unit relies on another" in scalars.read_text()
+    out_of_range = run("teach", "dropout", "--point", "1", "--clause", "9", "-a", answer)
+    assert out_of_range.exit_code == 2 and "--clause 9: the answer has clauses 1 to 3" in out_of_range.stderr
+
+
+def test_clause_numbers_read_lists_and_ranges_and_leave_words_alone():
+    from prep.cli.drill_ui import clause_numbers
+
+    assert clause_numbers("4") == [4]
+    assert clause_numbers("4 5") == [4, 5]
+    assert clause_numbers(" 4,5 ") == [4, 5]
+    assert clause_numbers("2-4") == [2, 3, 4]
+    assert clause_numbers("4 and 5") is None
+    assert clause_numbers("the cache costs memory") is None
+
+
 def test_t_in_a_real_terminal_is_t_the_numbers_and_enter(bank_dir, scalars, state_file, isolated_home):
     import pexpect
 
@@ -518,7 +559,7 @@ def test_t_in_a_real_terminal_is_t_the_numbers_and_enter(bank_dir, scalars, stat
         # The whole step is t, the numbers of the points covered, and Enter: were any other key
         # needed, the rating below would never be reached.
         child.send("t")
-        child.expect("press a number to toggle it")
+        child.expect("a number ticks or unticks it")
         for key in ("1", "3", "\r"):
             child.send(key)
         child.expect("asked once")  # the first time only: whether to write to the bank
@@ -646,7 +687,7 @@ def test_clause_and_words_teach_one_point_and_a_clause_number_must_exist(run, ba
     both = run("teach", "kv-cache", "--point", "1", "--point", "2", "--clause", "1", "--answer", KV_ANSWER)
     assert both.exit_code == 2 and "teach one --point" in both.stderr
     missing = run("teach", "kv-cache", "--point", "1", "--clause", "9", "--answer", KV_ANSWER)
-    assert missing.exit_code == 1 and "--clause 9: the answer has clauses 1 to 5" in missing.stderr
+    assert missing.exit_code == 2 and "--clause 9: the answer has clauses 1 to 5" in missing.stderr
 
 
 def test_two_points_from_one_sentence_get_its_two_clauses(run, bank_dir):
@@ -725,3 +766,68 @@ def test_undoing_a_card_that_taught_the_grader_says_the_words_stay(bank_dir, sta
         Drill(session, [QueueItem("zero-stages", "new"), QueueItem("dp-vs-mp", "new")], ui, teacher).run()
     assert any("taught key point 1" in note for note in ui.notes)
     assert any("the words taught from that answer stay in the bank" in note for note in ui.notes)
+
+
+BATCHING = """\
+category: inference
+title: Serving
+questions:
+  - id: cb
+    prompt: What is continuous batching?
+    key_points:
+      - requests join a running batch
+  - id: kv
+    prompt: Why does a KV cache speed up decoding?
+    key_points:
+      - past keys and values are stored and reused
+      - memory grows linearly with sequence length and batch size
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "point", "taught", "reworded", "wrong"),
+    [
+        (
+            "cb",
+            "1",
+            "New sequences are inserted into the batch at every decode iteration as soon as other "
+            "sequences finish.",
+            "New sequences get inserted into the batch at each decode iteration as soon as other ones "
+            "finish.",
+            "New sequences are inserted into the batch only after all other sequences finish, at a decode "
+            "iteration boundary.",
+        ),
+        (
+            "kv",
+            "2",
+            "The cache costs GPU memory proportional to context length times batch size.",
+            "The cache costs GPU memory proportional to the context length times the batch size.",
+            "The cache costs GPU memory that is constant, independent of context length times batch size.",
+        ),
+    ],
+)
+def test_the_users_own_words_wrong_in_one_word_do_not_meet_what_was_taught(
+    run, bank_dir, question, point, taught, reworded, wrong
+):
+    (bank_dir / "questions" / "inference.yaml").write_text(BATCHING)
+
+    def credited() -> tuple[bool, bool]:
+        graded = [json.loads(run("grade", question, "--json", "-a", a).output) for a in (reworded, wrong)]
+        return tuple(
+            any(m["text"] == _key_point(bank_dir, question, int(point)).text for m in g["matched"])
+            for g in graded
+        )
+
+    assert credited() == (False, False)
+    assert run("teach", question, "--point", point, "--answer", taught).exit_code == 0
+    assert credited() == (True, False)  # the same words said again count; one word turned does not
+
+
+def test_a_one_clause_answer_the_grader_reads_as_another_point_says_which(run, bank_dir):
+    (bank_dir / "questions" / "inference.yaml").write_text(BATCHING)
+    before = (bank_dir / "questions" / "inference.yaml").read_bytes()
+    result = run("teach", "kv", "--point", "2", "-a", "past keys and values are stored and reused")
+    assert result.exit_code == 1
+    assert "key point 2: the grader reads the answer as key point 1, not this one" in result.stderr
+    assert "--clause 1" in result.stderr
+    assert (bank_dir / "questions" / "inference.yaml").read_bytes() == before

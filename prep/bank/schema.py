@@ -41,6 +41,11 @@ class Claim(_Strict):
         return (self.text, *self.aliases, *self.taught)
 
     @property
+    def written(self) -> tuple[str, ...]:
+        """Its text and aliases: the ways of saying it written for everyone, not one answer's words."""
+        return (self.text, *self.aliases)
+
+    @property
     def entry(self) -> str | dict[str, Any]:
         """The claim as the bank writes it (see claim_entry)."""
         return claim_entry(self.text, self.aliases, self.taught)

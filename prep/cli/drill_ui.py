@@ -7,6 +7,7 @@ of lines ending with a blank line, followed by one line with the choice (1-4, En
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from typing import Literal, TextIO
@@ -107,7 +108,8 @@ class ConsoleUI:
         if answer.strip():
             shown.append(Text(_timing(answer, elapsed, question.target_seconds), style="dim"))
         if graded is not None:
-            shown.append(grade_report(graded, judged_by=judged_by))
+            numbers = {point.text: n for n, point in enumerate(question.key_points, 1)}
+            shown.append(grade_report(graded, judged_by=judged_by, numbers=numbers))
             if graded.structure is not None:
                 shown.append(star_strip(graded.structure, question.target_seconds, spoken_seconds(answer)))
         else:
@@ -236,10 +238,11 @@ class ConsoleUI:
         if len(points) > 9:  # two-digit numbers: a line of them
             self.out.print("Tick the key points you covered (the grader's ticks shown):", style="bold")
             self._tick_lines(points, ticked, redraw=False)
-            line = self._readline("  numbers to toggle, then Enter: ")
+            line = self._readline("  numbers to tick or untick, then Enter: ")
             return None if line is None else self._toggled(ticked, line.split(), len(points))
         self.out.print(
-            "Tick the key points you covered: press a number to toggle it, Enter to confirm, q to cancel",
+            "Tick the key points you covered (the grader's ticks are set): a number ticks or unticks "
+            "it, Enter confirms, q cancels",
             style="bold",
         )
         self._tick_lines(points, ticked, redraw=False)
@@ -277,23 +280,27 @@ class ConsoleUI:
                 self.notify(f"no key point {item!r}: the points are numbered 1 to {count}")
         return ticked
 
-    def pick_clause(self, question: Question, point: int, clauses: tuple[str, ...]) -> int | str | None:
+    def pick_clause(
+        self, question: Question, point: int, clauses: tuple[str, ...]
+    ) -> int | tuple[int, ...] | str | None:
         text = question.key_points[point - 1].text
         self.out.print(f"Which part of your answer says key point {point} ({text})?", style="bold")
         for n, clause in enumerate(clauses, 1):
             self.out.print(f"  {n}. {clause}")
-        line = self._readline("  its number, or type the words; Enter skips: ")
+        line = self._readline("  its number (two or more: 4 5), or type the words; Enter skips: ")
         if line is None or not line.strip() or line.strip().lower() == "q":
             return None
         line = line.strip()
-        if line.isdigit():
-            if 1 <= int(line) <= len(clauses):
-                return int(line)
+        numbers = clause_numbers(line)
+        if numbers is None:
+            return line  # the words themselves
+        wrong = [n for n in numbers if not 1 <= n <= len(clauses)]
+        if wrong:
             self.notify(
-                f"no clause {line}: they are numbered 1 to {len(clauses)}; key point {point} not taught"
+                f"no clause {wrong[0]}: they are numbered 1 to {len(clauses)}; key point {point} not taught"
             )
             return None
-        return line
+        return numbers[0] if len(numbers) == 1 else tuple(numbers)  # clauses that say it together
 
     def confirm(self, question: str) -> bool | None:
         if not self.interactive:
@@ -402,3 +409,14 @@ def _pasting(stream: TextIO) -> bool:
         return bool(select.select([stream], [], [], 0.05)[0])
     except (OSError, ValueError):
         return False
+
+
+def clause_numbers(line: str) -> list[int] | None:
+    """The clause numbers a line gives ("4", "4 5", "4,5", "4-6"), or None when it is words."""
+    numbers: list[int] = []
+    for item in re.split(r"[\s,]+", line.strip()):
+        low, dash, high = item.partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            return None
+        numbers.extend(range(int(low), int(high) + 1) if dash else [int(low)])
+    return numbers or None

@@ -214,11 +214,13 @@ def grade_report(  # type: ignore[no-untyped-def]
     teach_hint: str = "press t to teach it",
     numbers: dict[str, int] | None = None,
     judged_by: str | None = None,
+    unsure_hint: str = "; tick what you covered, or rate",
 ) -> Group:
     """Why the attempt scored what it scored: matched and missed points, pitfalls, notes.
-    *teach_hint*: how to teach the grader a key point it did not recognise ("{n}": its number,
-    from *numbers*, key point text -> number). *judged_by*: the judge model whose grade this is
-    (each point it found said shows its quote)."""
+    *numbers*: key point text -> number, shown before each point (as the tick list numbers them)
+    and put in *teach_hint*, how to teach the grader a key point it did not recognise ("{n}").
+    *judged_by*: the judge model whose grade this is (each point it found said shows its quote).
+    *unsure_hint*: what to do about an unsure grade, after saying why it is one."""
     parts: list = [score_bar(grade.score, grade.verdict, grade.pass_at)]
     if judged_by:
         parts.append(Text(f"  judged by {judged_by}: each point with the words it quoted", style="dim"))
@@ -226,20 +228,22 @@ def grade_report(  # type: ignore[no-untyped-def]
     unknown = {text for text, n in numbers.items() if n in grade.unknown}
     points = marked_lines()
     for point in grade.matched:
-        line = Text(point.text, style="green")
+        line = Text(_numbered(point.text, numbers), style="green")
         if point.excerpt:
             line.append(f'  ← "{point.excerpt}"', style="dim")
         points.add_row(Text("  ✓ ", style="green"), line)
     wrongly = {s.text for s in (*grade.swapped, *grade.contradicted)}  # shown below, as such
     for point in (p for p in grade.missed if p.text not in wrongly):
         hint = teach_hint.replace("{n}", str(numbers.get(point.text, "N")))
-        points.add_row(*_missed_row(point, grade.mode, hint, point.text in unknown))
+        marker, line = _missed_row(point, grade.mode, hint, point.text in unknown)
+        number = numbers.get(point.text)
+        points.add_row(marker, Text(f"{number}. ", style=line.style) + line if number else line)
     for wrong, label in (
         [(p, "wrong claim: ") for p in grade.pitfalls]
         + [(s, "said of the wrong one: ") for s in grade.swapped]
         + [(c, "said the other way round: ") for c in grade.contradicted]
     ):
-        line = Text(label, style="bold red") + Text(wrong.text)
+        line = Text(label, style="bold red") + Text(_numbered(wrong.text, numbers))
         if wrong.excerpt:
             line.append(f'  ← "{wrong.excerpt}"', style="dim")
         points.add_row(Text("  ⚠ ", style="bold red"), line)
@@ -249,7 +253,7 @@ def grade_report(  # type: ignore[no-untyped-def]
         parts.append(
             Text(
                 f"  unsure: the words cannot tell whether you said {_points(grade.unknown)}, written "
-                "only one or two ways; tick what you covered, or rate",
+                f"only one or two ways{unsure_hint}",
                 style="cyan",
             )
         )
@@ -259,6 +263,11 @@ def grade_report(  # type: ignore[no-untyped-def]
         label = "Your prepared answer" if answer_source == "own" else "Model answer"
         parts.append(Panel(Text(answer_text), title=label, title_align="left", border_style="blue"))
     return Group(*parts)
+
+
+def _numbered(text: str, numbers: dict[str, int]) -> str:
+    """A key point as the tick list numbers it ("3. ..."), or as it is, when numbers are not given."""
+    return f"{numbers[text]}. {text}" if text in numbers else text
 
 
 def unrecognised(point, mode: str) -> bool:  # type: ignore[no-untyped-def]

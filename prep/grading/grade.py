@@ -114,6 +114,8 @@ def grade(
     fast = elapsed_seconds is not None and elapsed_seconds <= question.target_seconds
     on_topic = _on_topic(matcher, claims, settings)
     judged = judge(claims, credits, found, bool(notes), mode, settings, fast, on_topic)
+    mistakes = mistakes.numbered(question)
+    results = [replace(r, number=n) for n, r in enumerate(results, 1)]
     graded = _graded(
         results, credits, found, mistakes, judged, mode, notes, len(matcher.tokens), elapsed_seconds
     )

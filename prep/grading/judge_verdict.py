@@ -82,10 +82,10 @@ def judged_grade(
         report = status.get(number)
         span = find_quote(report.quote, answer) if report and report.status != "not_said" else None
         if span is None:
-            missed.append(PointResult(text, 0.0, False))
+            missed.append(PointResult(text, 0.0, False, number=number))
             continue
         found = PointResult(
-            text, 100.0, report.status == "said", span=span, excerpt=answer[span[0] : span[1]]
+            text, 100.0, report.status == "said", span=span, excerpt=answer[span[0] : span[1]], number=number
         )
         (said if report.status == "said" else contradicted).append(found)
         if report.status == "contradicted":
@@ -96,7 +96,8 @@ def judged_grade(
         report = reported.get(number)
         span = find_quote(report.quote, answer) if report and report.said else None
         if span is not None:
-            pitfalls.append(PointResult(text, 100.0, True, span=span, excerpt=answer[span[0] : span[1]]))
+            excerpt = answer[span[0] : span[1]]
+            pitfalls.append(PointResult(text, 100.0, True, span=span, excerpt=excerpt, number=number))
     share = len(said) / len(request.points)
     verdict, rating = _verdict(share, bool(contradicted or pitfalls), fast, settings)
     if words.structure is not None:  # a behavioral answer's weak story suggests Hard at best

@@ -341,7 +341,7 @@ class Matcher:
         """What the attempt says of *claim*: its best phrasing in its best window (*taught*: the
         phrasings taught from the user's answers count too)."""
         if not self.tokens:
-            return PointResult(claim.text, 0.0, False, phrasings=len(claim.phrasings))
+            return PointResult(claim.text, 0.0, False, phrasings=len(claim.written))
         subject = None if whole else self._subject_of.get(claim.text)
         score, chosen, window = 0.0, None, None
         values, windows = (None, None) if whole else self._best_windows()
@@ -373,7 +373,7 @@ class Matcher:
                 continue  # only the words the question itself says: "when the queue is full, the producer"
             score, chosen, window = round(value * 100, 1), phrasing, w
         if chosen is None:
-            return PointResult(claim.text, 0.0, False, phrasings=len(claim.phrasings))
+            return PointResult(claim.text, 0.0, False, phrasings=len(claim.written))
         if window is None:
             span_of = (0, len(self.tokens))
         else:
@@ -383,7 +383,7 @@ class Matcher:
         span = (self.tokens[min(cols)].start, self.tokens[max(cols)].end) if cols else None
         excerpt = self.attempt[span[0] : span[1]] if span else None
         matched = score >= self.settings.point_matched * 100
-        return PointResult(claim.text, score, matched, chosen, span, excerpt, len(claim.phrasings))
+        return PointResult(claim.text, score, matched, chosen, span, excerpt, len(claim.written))
 
     def _said_again(self, phrasing: str, value: float, window: int | None) -> bool:
         """Whether a taught phrasing (one answer's own wording) is said again: nearly in full and

@@ -29,6 +29,22 @@ class Mistakes:
         """The key points (by text) the attempt says wrongly: not credit, whatever words match."""
         return {r.text for r in (*self.swapped, *self.contradicted)}
 
+    def numbered(self, question: Question) -> Mistakes:
+        """These mistakes with the numbers of the key points and pitfalls they are about, and the
+        key points' ways of being written, as `prep show` and the tick list number them."""
+        points = {c.text: (n, len(c.written)) for n, c in enumerate(question.key_points, 1)}
+        pitfalls = {c.text: n for n, c in enumerate(question.pitfalls, 1)}
+
+        def point(r: PointResult) -> PointResult:
+            number, ways = points.get(r.text, (0, r.phrasings))
+            return replace(r, number=number, phrasings=ways)
+
+        return Mistakes(
+            tuple(replace(r, number=pitfalls.get(r.text, 0)) for r in self.pitfalls),
+            tuple(point(r) for r in self.swapped),
+            tuple(point(r) for r in self.contradicted),
+        )
+
 
 @dataclass(frozen=True)
 class WrongClaims:
@@ -159,7 +175,7 @@ def _contradictions(
     for point, variant, opposite in wrong.turns:
         if point in found or (hit := matcher.pitfall(Claim(text=variant), rivals)) is None:
             continue
-        if opposite in matcher.keys_in(hit.span):  # type: ignore[arg-type]
+        if matcher.says_one_way(hit.span, opposite):  # type: ignore[arg-type]
             found[point] = replace(hit, text=point)  # the turned word itself is said there
     return tuple(found.values())
 

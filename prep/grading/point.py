@@ -13,4 +13,5 @@ class PointResult:
     phrasing: str | None = None  # the text or alias that matched best
     span: tuple[int, int] | None = None  # character span of the attempt that matched
     excerpt: str | None = None  # the attempt's words at that span
-    phrasings: int = 0  # how many ways of saying it the grader had (1: its text alone)
+    phrasings: int = 0  # how many ways of saying it the bank writes (1: its text alone; taught not counted)
+    number: int = 0  # its number (1-based) among the key points, or the pitfalls for a pitfall

@@ -141,14 +141,14 @@ class RefutingMatcher(Matcher):
         first, last = self.tokens[sentence[0]].start, self.tokens[sentence[1] - 1].end
         return span[0] < last and span[1] > first
 
-    def keys_in(self, span: tuple[int, int]) -> set[str]:
-        """The word keys of the attempt written within a character span (not those an abbreviation
-        stands for: "LLM" says nothing large)."""
-        return {
-            t.key
-            for t in self.tokens
-            if span[0] <= t.start and t.end <= span[1] and not is_abbreviation(t.text)
-        }
+    def says_one_way(self, span: tuple[int, int], key: str) -> bool:
+        """Whether a word written within a character span reads as *key* and not also as one of
+        its opposites ("a few" reads as few and as several: it says neither way)."""
+        readings: dict[int, set[str]] = {}
+        for t in self.tokens:
+            if span[0] <= t.start and t.end <= span[1] and not is_abbreviation(t.text):
+                readings.setdefault(t.start, set()).add(t.key)
+        return any(key in keys and not keys & OPPOSITES.get(key, frozenset()) for keys in readings.values())
 
     def _slice_of(self, phrasing: str) -> tuple[int, int]:
         return self._all_coverage()[3][self.layout.width[phrasing]]

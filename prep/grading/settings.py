@@ -23,7 +23,7 @@ class Settings:
     taught_verbatim: float = 0.95
     # A taught phrasing is one answer's wording: it counts when said again nearly in full (its
     # words in part are weak evidence, and short ones are met by chance).
-    taught_match: float = 0.70
+    taught_match: float = 0.90
     taught_order: float = 80.0  # ... and in its order (rapidfuzz partial ratio of the word keys)
     window_factor: float = 2.0  # a claim is looked for in stretches this many times its length
     window_min: int = 12  # ... and at least this many words (short claims get room for a subject)

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from prep.bank.schema import Claim, Question
-from prep.errors import UsageError
+from prep.errors import CommandLineError, UsageError
 from prep.grading.assign import Candidate, assign, candidates, coverage, numbered
 from prep.grading.grade import grade
 from prep.grading.mistakes import with_core
@@ -39,9 +39,17 @@ class Unclear:
 
     point: int
     clauses: tuple[str, ...]
+    read_as: tuple[int, ...] = ()  # the key points the grader credits a one-clause answer to
 
     @property
     def message(self) -> str:
+        if self.read_as:
+            others = " and ".join(str(n) for n in self.read_as)
+            return (
+                f"key point {self.point}: the grader reads the answer as key point {others}, not this "
+                "one; nothing was taught: if it says this point too, say so with --clause 1, or give "
+                'the words with --words "..."'
+            )
         return (
             f"key point {self.point}: no clause of the answer clearly says it; nothing was taught: "
             'say which with --clause N, or give the words with --words "..."'
@@ -89,7 +97,8 @@ def try_lessons(
     for n in numbers:
         candidate = chosen.get(n - 1)
         if candidate is None or not _related(question, n, candidate.text):
-            result.append(Unclear(n, listed))
+            read_as = sorted({p + 1 for p in taken.values()}) if len(listed) == 1 else []
+            result.append(Unclear(n, listed, tuple(read_as)))
             continue
         try:
             result.append(lesson_from_words(question, n, candidate.text, settings=settings))
@@ -99,15 +108,24 @@ def try_lessons(
 
 
 def lesson_from_clause(
-    question: Question, answer: str, point: int, clause: int, *, force: bool = False,
+    question: Question, answer: str, point: int, clause: int | tuple[int, ...], *, force: bool = False,
     settings: Settings = DEFAULT_SETTINGS,
 ) -> Lesson:  # fmt: skip
-    """The lesson of the *clause*-th clause (1-based) of *answer* for key *point*."""
+    """The lesson of the *clause*-th clause (1-based) of *answer* for key *point*; of several
+    clauses, the answer's words from the first to the last when they follow each other ("using
+    an accept/reject rule, so you get the same samples"), else their words joined."""
     _checked(question, answer, [point])
     listed = numbered(answer)
-    if not 1 <= clause <= len(listed):
-        raise UsageError(f"--clause {clause}: the answer has clauses 1 to {len(listed)}")
-    return lesson_from_words(question, point, listed[clause - 1].text, force=force, settings=settings)
+    picked = sorted(set((clause,) if isinstance(clause, int) else clause))
+    for n in picked:
+        if not 1 <= n <= len(listed):
+            raise CommandLineError(f"--clause {n}: the answer has clauses 1 to {len(listed)}")
+    first, last = listed[picked[0] - 1], listed[picked[-1] - 1]
+    if picked == list(range(picked[0], picked[-1] + 1)):
+        words = answer[first.start : last.end].strip()
+    else:
+        words = " ".join(listed[n - 1].text for n in picked)
+    return lesson_from_words(question, point, words, force=force, settings=settings)
 
 
 def lesson_from_words(

@@ -15,6 +15,7 @@ from functools import lru_cache
 from prep.text import OPPOSITE_WORD, OPPOSITES, stem
 
 _WORD = re.compile(r"[^\W_](?:[\w'’\-]*[^\W_])?")
+_SOME = frozenset({"few", "little"})
 
 
 @lru_cache(maxsize=4096)
@@ -26,7 +27,9 @@ def turned(phrasing: str) -> tuple[tuple[str, str], ...]:
     keys = [stem(w.group()) for w in words]
     present = set(keys)
     variants: dict[str, str] = {}
-    for word, key in zip(words, keys):
+    for n, (word, key) in enumerate(zip(words, keys)):
+        if n and words[n - 1].group().casefold() == "a" and word.group().casefold() in _SOME:
+            continue  # "a few" is some, not "few": no direction to turn
         if key in OPPOSITES and not OPPOSITES[key] & present:
             written = OPPOSITE_WORD[key]
             variants.setdefault(phrasing[: word.start()] + written + phrasing[word.end() :], stem(written))

@@ -61,10 +61,7 @@ def judge(
     unknown = tuple(
         n
         for n, (claim, hit) in enumerate(zip(claims, found), 1)
-        if mode == "key_points"
-        and on_topic
-        and not hit
-        and written_phrasings(claim) < settings.telling_phrasings
+        if mode == "key_points" and on_topic and not hit and len(claim.written) < settings.telling_phrasings
     )
     if unknown:
         best = [1.0 if n in unknown else c for n, c in enumerate(credits, 1)]
@@ -99,12 +96,6 @@ def _mean(claims: Sequence, credits: Sequence[float], mode: str) -> float:
     return sum(c * w for c, w in zip(credits, weights)) / sum(weights)
 
 
-def written_phrasings(claim: Claim) -> int:
-    """A key point's phrasings written in the bank: taught ones do not count, each being one
-    answer's wording, which finds that user's answers again but hardly anyone else's."""
-    return len(claim.phrasings) - len(claim.taught)
-
-
 def recognised(phrasings: int, settings: Settings) -> float:
     """The share of a correct answer's key point the grader finds, given its number of phrasings."""
     k = min(phrasings, settings.full_phrasings)
@@ -115,4 +106,4 @@ def phrasing_scale(claims: Sequence[Claim], settings: Settings) -> float:
     """How much of a correct answer the grader can find in this question, against a question whose
     key points all have the bundled bank's phrasings (1.0 for those: they grade as they always did)."""
     full = recognised(settings.full_phrasings, settings)
-    return sum(recognised(written_phrasings(c), settings) for c in claims) / len(claims) / full
+    return sum(recognised(len(c.written), settings) for c in claims) / len(claims) / full

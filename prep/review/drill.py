@@ -324,21 +324,23 @@ class Drill:
             self.ui.notify(f"not taught: {error.message}")
             return
         self._taught(turn, taught)
-        # No clause clearly says these: the user shows which one does (or types the words).
-        chosen = []
+        # No clause clearly says these: the user shows which one does (or types the words), and
+        # hears what came of it before the next question.
         for unclear in taught.unclear:
             picked = self.ui.pick_clause(turn.question, unclear.point, unclear.clauses)
-            if isinstance(picked, int):
-                chosen.append(Chosen(unclear.point, clause=picked))
-            elif picked:
-                chosen.append(Chosen(unclear.point, words=picked))
-        if chosen:
+            if picked is None or picked == "":
+                continue
+            chosen = (
+                Chosen(unclear.point, words=picked)
+                if isinstance(picked, str)
+                else Chosen(unclear.point, clause=picked)
+            )
             try:
-                taught = self.teacher.teach(self.session.bank, turn.question, turn.answer, [], chosen=chosen)
+                shown = self.teacher.teach(self.session.bank, turn.question, turn.answer, [], chosen=[chosen])
             except PrepError as error:
                 self.ui.notify(f"not taught: {error.message}")
                 return
-            self._taught(turn, taught)
+            self._taught(turn, shown)
 
     def _taught(self, turn: _Turn, taught: Taught) -> None:
         """Take in what a teaching did, and say it."""

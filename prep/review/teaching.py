@@ -65,7 +65,7 @@ class Chosen:
     with the point or the question."""
 
     point: int
-    clause: int | None = None
+    clause: int | tuple[int, ...] | None = None  # several: the words from the first to the last
     words: str | None = None
     force: bool = False
 

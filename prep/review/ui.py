@@ -55,6 +55,8 @@ class DrillUI(Protocol):
     # The key points the user says they covered, starting from *ticked* (1-based); None: cancelled.
     def tick(self, question: Question, ticked: set[int]) -> set[int] | None: ...
     def confirm(self, question: str) -> bool | None: ...  # None: cannot ask (not a terminal)
-    # Which of the answer's *clauses* says key point *point*: its number (1-based), the words
-    # typed instead, or None to leave the point untaught.
-    def pick_clause(self, question: Question, point: int, clauses: tuple[str, ...]) -> int | str | None: ...
+    # Which of the answer's *clauses* says key point *point*: its number (1-based), several that
+    # say it together, the words typed instead, or None to leave the point untaught.
+    def pick_clause(
+        self, question: Question, point: int, clauses: tuple[str, ...]
+    ) -> int | tuple[int, ...] | str | None: ...

@@ -39,12 +39,13 @@ AnswerText = Annotated[
     ),
 ]
 ClauseNumber = Annotated[
-    int | None,
+    list[int] | None,
     option(
         "--clause",
         metavar="N",
         min=1,
-        help="Teach clause N of the answer (as a refusal lists them) to the one --point.",
+        help="Teach clause N of the answer (as a refusal lists them) to the one --point; repeat it for "
+        "clauses that say the point together.",
     ),
 ]
 Words = Annotated[
@@ -96,8 +97,7 @@ def teach(
     app: AppContext = ctx.obj
     if bool(points) == bool(forget):
         raise CommandLineError("give --point N (to teach from an answer) or --forget N, not both or neither")
-    if (clause is not None or words is not None) and (len(points or ()) != 1 or (clause and words)):
-        raise CommandLineError("--clause N or --words TEXT teach one --point: give exactly one of each")
+    _check_choice(points, clause, words)
     location, bank, question = app.writable_question(question_id)
     for option_name, numbers in (("--point", points), ("--forget", forget)):
         for n in numbers or ():  # out of range, as any option value: a command-line error (exit 2)
@@ -111,7 +111,8 @@ def teach(
         if sys.stdin.isatty():
             echo(f"{question.prompt}\n(type the answer to teach from; end with Ctrl-D)", err=True)
         answer = read_stdin_text()
-    chosen = [Chosen(points[0], clause=clause, words=words, force=force)] if clause or words else []
+    picked = (clause[0] if len(clause) == 1 else tuple(clause)) if clause else None
+    chosen = [Chosen(points[0], clause=picked, words=words, force=force)] if clause or words else []
     try:
         store = app.store()
     except StateError as error:  # the lesson goes to the bank all the same; stats will not count it
@@ -155,3 +156,13 @@ def _forget(location, bank, question_id: str, points: list[int], as_json: bool) 
             echo(f"key point {point} had nothing taught")
         for phrasing in phrasings:
             echo(f"forgot for key point {point}: “{phrasing}”")
+
+
+def _check_choice(points: list[int] | None, clause: list[int] | None, words: str | None) -> None:
+    """--clause and --words say which words teach one point: one --point, and one of the two."""
+    from prep.errors import CommandLineError
+
+    if (clause or words is not None) and len(points or ()) != 1:
+        raise CommandLineError("--clause N and --words TEXT teach one --point: give exactly one --point")
+    if clause and words is not None:
+        raise CommandLineError("give --clause N or --words TEXT, not both")
