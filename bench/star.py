@@ -7,11 +7,12 @@ answers labelled sentence by sentence, next to a trivial baseline.
     python bench/star.py PATH.yaml ...    # other labelled sets
 
 A set is YAML: `questions: [{id, prompt}]` and `answers: [{question, voice, sentences: [{text, part}],
-flags, verdict}]`; an answer's text is its sentences joined by single spaces. Measured per set:
+flags, verdict}]`; an answer's text is its sentences joined by single spaces, analysed as an answer
+to its question's prompt (a prompt that asks "how would you..." takes a plan). Measured per set:
   * presence accuracy per part: the analyser says a part is present exactly where the labels have
     at least one sentence of it;
-  * precision, recall and F1 per flag (no-result, result-not-quantified, we-not-i, hypothetical,
-    long-setup), over answers;
+  * precision, recall and F1 per flag (no-result, no-action, result-not-quantified, we-not-i,
+    hypothetical, long-setup), over answers;
   * sentence part accuracy: each labelled sentence is found in the text, and counts as right when
     the analyser's sentence holding most of it got the same part (so a different split costs only
     where it changes a label);
@@ -47,13 +48,14 @@ DEFAULT_SETS = (
 
 
 def load_answers(path: Path) -> list[dict]:
+    """The set's answers, each with its question's prompt under "prompt"."""
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    known = {q["id"] for q in data.get("questions") or []}
+    prompts = {q["id"]: q.get("prompt", "") for q in data.get("questions") or []}
     answers = data.get("answers") or []
-    unknown = sorted({a["question"] for a in answers} - known)
+    unknown = sorted({a["question"] for a in answers} - set(prompts))
     if unknown:
         sys.exit(f"{path}: answers name unknown questions: {unknown}")
-    return answers
+    return [{**a, "prompt": prompts[a["question"]]} for a in answers]
 
 
 def answer_text(answer: dict) -> str:
@@ -115,16 +117,16 @@ def figures(answers: list[dict], predictions: list[dict], sentence_parts: list[l
     return out
 
 
-def timings(texts: list[str]) -> tuple[float, float]:
-    """Median and 90th percentile of the time per answer, in milliseconds."""
-    for text in texts:
-        analyse(text)  # compiled patterns warm, as in a running drill
+def timings(texts: list[tuple[str, str]]) -> tuple[float, float]:
+    """Median and 90th percentile of the time per answer (and its prompt), in milliseconds."""
+    for text, prompt in texts:
+        analyse(text, prompt)  # compiled patterns warm, as in a running drill
     times = []
-    for text in texts:
+    for text, prompt in texts:
         best = float("inf")
         for _ in range(5):
             t0 = time.perf_counter()
-            analyse(text)
+            analyse(text, prompt)
             best = min(best, time.perf_counter() - t0)
         times.append(best * 1000)
     times.sort()
@@ -133,13 +135,13 @@ def timings(texts: list[str]) -> tuple[float, float]:
 
 def evaluate(answers: list[dict]) -> tuple[dict, dict]:
     texts = [answer_text(a) for a in answers]
-    structures = [analyse(t) for t in texts]
+    structures = [analyse(t, a["prompt"]) for t, a in zip(texts, answers)]
     ours = figures(
         answers,
         [s.to_dict() for s in structures],
         [[holder(s, a, b) for a, b, _ in labelled_spans(ans)] for s, ans in zip(structures, answers)],
     )
-    ours["time"] = timings(texts)
+    ours["time"] = timings([(t, a["prompt"]) for t, a in zip(texts, answers)])
     base = figures(answers, [baseline(t) for t in texts], [["action"] * len(a["sentences"]) for a in answers])
     return ours, base
 

@@ -213,7 +213,7 @@ def test_behavioral_stories_are_strong(bank):
 
     behavioral = [q for q in bank.questions.values() if q.kind == "behavioral"]
     assert len(behavioral) >= 25
-    verdicts = {q.id: analyse(bank.answers[q.id].answer) for q in behavioral}
+    verdicts = {q.id: analyse(bank.answers[q.id].answer, q.prompt) for q in behavioral}
     assert {qid: s.flags for qid, s in verdicts.items() if s.verdict != "strong"} == {}
 
 

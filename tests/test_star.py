@@ -1,4 +1,4 @@
-"""The STAR structure of behavioral answers: parts per sentence, the five flags and the verdict,
+"""The STAR structure of behavioral answers: parts per sentence, the six flags and the verdict,
 on answers of the kinds an interviewer hears (bench/star.py measures it on labelled sets)."""
 
 from __future__ import annotations
@@ -101,10 +101,10 @@ def test_a_setup_longer_than_the_rest_is_long_setup():
     assert "long-setup" not in short.flags
 
 
-def test_the_json_shape_is_exactly_parts_sentences_flags_verdict():
+def test_the_json_shape_is_exactly_parts_sentences_flags_verdict_plan():
     answer = "We had a slow pipeline. We fixed it. It was fine in the end."
     data = analyse(answer).to_dict()
-    assert list(data) == ["parts", "sentences", "flags", "verdict"]
+    assert list(data) == ["parts", "sentences", "flags", "verdict", "plan"]
     assert data["parts"] == {"situation": True, "task": False, "action": True, "result": True}
     assert data["sentences"] == [
         {"text": "We had a slow pipeline.", "part": "situation"},
@@ -112,7 +112,7 @@ def test_the_json_shape_is_exactly_parts_sentences_flags_verdict():
         {"text": "It was fine in the end.", "part": "result"},
     ]
     assert data["flags"] == ["result-not-quantified", "we-not-i"]
-    assert data["verdict"] == "adequate"
+    assert data["verdict"] == "adequate" and data["plan"] is False
     assert json.loads(json.dumps(data)) == data
 
 
@@ -121,8 +121,9 @@ def test_an_empty_answer_has_no_parts_and_is_weak():
     assert data == {
         "parts": dict.fromkeys(PARTS, False),
         "sentences": [],
-        "flags": ["no-result"],
+        "flags": ["no-result", "no-action"],
         "verdict": "weak",
+        "plan": False,
     }
 
 
@@ -150,27 +151,42 @@ ANSWERS = st.one_of(
 )
 
 
+PROMPTS = st.sampled_from(
+    [
+        "",
+        "Tell me about a time you missed a deadline.",
+        "How would you handle a teammate who keeps shipping changes without running the evals?",
+    ]
+)
+
+
 @settings(max_examples=300, deadline=None)
-@given(ANSWERS)
-def test_any_text_gets_a_structure_consistent_with_the_definitions(answer):
-    structure = analyse(answer)
+@given(ANSWERS, PROMPTS)
+def test_any_text_gets_a_structure_consistent_with_the_definitions(answer, prompt):
+    structure = analyse(answer, prompt)
     data = structure.to_dict()
     parts, flags = data["parts"], set(data["flags"])
     assert flags <= set(FLAGS)
-    assert len(data["flags"]) == len(flags)
+    assert data["flags"] == [f for f in FLAGS if f in flags]  # each once, in order
     labelled = {s["part"] for s in data["sentences"]}
     assert parts == {p: p in labelled for p in PARTS}
     assert ("no-result" in flags) == (not parts["result"])
+    assert ("no-action" in flags) == (not parts["action"])
     assert "result-not-quantified" not in flags or parts["result"]
     assert "we-not-i" not in flags or parts["action"]
+    assert not (data["plan"] and "hypothetical" in flags)
+    assert not data["plan"] or "would" in prompt
+    needed = ("action", "result") if data["plan"] else PARTS
     expected = (
         "weak"
         if "hypothetical" in flags or not parts["result"] or not parts["action"]
         else "strong"
-        if all(parts.values()) and not flags & {"we-not-i", "result-not-quantified"}
+        if all(parts[p] for p in needed) and not flags & {"we-not-i", "result-not-quantified"}
         else "adequate"
     )
     assert data["verdict"] == expected
+    # A weak verdict always comes with a flag that says what to change.
+    assert data["verdict"] != "weak" or flags & {"no-result", "no-action", "hypothetical"}
     # Each sentence is the answer's own text, in order.
     position = 0
     for sentence in structure.sentences:

@@ -53,7 +53,8 @@ def test_grade_json_adds_the_structure_of_a_behavioral_answer(run, tmp_path):
     result = run("grade", "slow-operator", "-a", STORY, "--json", bank=bank)
     assert result.exit_code == 0, result.output
     structure = json.loads(result.output)["structure"]
-    assert set(structure) == {"parts", "sentences", "flags", "verdict"}
+    assert set(structure) == {"parts", "sentences", "flags", "verdict", "plan"}
+    assert structure["plan"] is False
     assert structure["parts"] == {"situation": True, "task": True, "action": True, "result": True}
     assert [s["part"] for s in structure["sentences"]] == ["situation", "task", "action", "action", "result"]
     assert set(structure["sentences"][0]) == {"text", "part"}
@@ -128,3 +129,90 @@ def test_the_mock_report_lists_the_structure_of_each_behavioral_answer(run, tmp_
     summary = run("drill", "--mode", "mock", "-c", "stories", "--json", input=f"{STORY}\n\n", bank=bank)
     (row,) = json.loads(summary.stdout)["results"]
     assert row["structure"]["verdict"] == "strong"
+
+
+PLAN_YAML = """\
+category: plans
+title: Plans
+questions:
+  - id: prototype-to-multinode
+    prompt: >-
+      A researcher hands you a promising new model architecture as a messy single-GPU script.
+      Walk me through how you would turn it into a robust multi-node training pipeline.
+    kind: behavioral
+    target_seconds: 180
+    key_points:
+      - text: profile memory and compute first
+      - text: add checkpointing
+  - id: scaled-prototype
+    prompt: Tell me about a time you scaled a research prototype to many GPUs.
+    kind: behavioral
+    target_seconds: 120
+    key_points:
+      - text: profile memory and compute first
+"""
+PLAN = (
+    "First I would read the script with the researcher and profile memory and compute on one GPU. "
+    "Then I'd wrap the model in FSDP and add checkpointing every 30 minutes. "
+    "I would test it on 2 nodes against the single-GPU loss curve before scaling out. "
+    "That way the pipeline should reach 90 percent scaling efficiency on 8 nodes."
+)
+# The action is told with the measure the speaker found on the way, and a decision taken together.
+MEASURED = (
+    "Last year a researcher on my team insisted on a custom attention operator that was slow at scale. "
+    "My job was to get the training run ready for 64 GPUs. "
+    "I profiled the operator, showed it took 40 percent of step time, and I proposed a fused Triton "
+    "kernel; I built a benchmark and we agreed on a tolerance together. "
+    "As a result step time dropped 35 percent and the run started on schedule."
+)
+
+
+def plan_bank(tmp_path):
+    root = behavioral_bank(tmp_path)
+    write(root / "questions" / "plans.yaml", PLAN_YAML)
+    return root
+
+
+def test_an_action_that_measures_on_the_way_is_action_in_grade_json(run, tmp_path):
+    result = run("grade", "slow-operator", "--json", "-a", MEASURED, bank=behavioral_bank(tmp_path))
+    assert result.exit_code == 0, result.output
+    structure = json.loads(result.output)["structure"]
+    assert [s["part"] for s in structure["sentences"]] == ["situation", "task", "action", "result"]
+    assert structure["flags"] == [] and structure["verdict"] == "strong"
+
+
+def test_a_weak_story_without_an_action_says_what_to_add(run, tmp_path):
+    bank = behavioral_bank(tmp_path)
+    answer = (
+        "Last year our nightly training job kept failing. My job was to make it reliable. "
+        "In the end it ran every night for three months."
+    )
+    graded = run("grade", "slow-operator", "--json", "-a", answer, bank=bank)
+    structure = json.loads(graded.output)["structure"]
+    assert structure["verdict"] == "weak" and "no-action" in structure["flags"]
+    report = run("grade", "slow-operator", "-a", answer, bank=bank).output
+    assert "✗ action" in report and "no action: say what you did yourself" in report
+
+
+def test_a_plan_asked_for_is_not_flagged_hypothetical(run, tmp_path):
+    bank = plan_bank(tmp_path)
+    result = run("grade", "prototype-to-multinode", "--json", "-a", PLAN, bank=bank)
+    assert result.exit_code == 0, result.output
+    structure = json.loads(result.output)["structure"]
+    assert structure["plan"] is True and structure["flags"] == [] and structure["verdict"] == "strong"
+    assert json.loads(result.output)["rating"] != "hard"  # not capped as a weak story
+    report = run("grade", "prototype-to-multinode", "-a", PLAN, bank=bank).output
+    assert "what you would do, not what you did" not in report and "a plan, as asked" in report
+    # The same answer to a question about a past event is still hypothetical.
+    told = json.loads(run("grade", "scaled-prototype", "--json", "-a", PLAN, bank=bank).output)
+    assert told["structure"]["plan"] is False
+    assert "hypothetical" in told["structure"]["flags"] and told["structure"]["verdict"] == "weak"
+
+
+def test_a_plan_without_an_outcome_is_told_to_say_what_it_would_achieve(run, tmp_path):
+    answer = "I'd start by reading the script with the researcher. Then I'd profile it and add checkpointing."
+    report = run("grade", "prototype-to-multinode", "-a", answer, bank=plan_bank(tmp_path)).output
+    assert "· weak" in report and "what you would do, not what you did" not in report
+    assert "no result: end with what your plan would achieve" in report
+    assert "a weak plan is suggested Hard at best" in report
+    assert "there is time for what you would do and what it would achieve" in report

@@ -126,7 +126,7 @@ def with_structure(question: Question, attempt: str, graded: Grade) -> Grade:
     """A behavioral answer's grade with its STAR structure; a weak one suggests Hard at best."""
     if question.kind != "behavioral":
         return graded
-    structure = analyse(attempt)
+    structure = analyse(attempt, question.prompt)
     return replace(graded, structure=structure, rating=capped(graded.rating, structure))
 
 

@@ -1,9 +1,10 @@
 """The STAR structure of a behavioral answer: situation, task, action, result, as an interviewer
 listens for it, from general cues of English (starcues.py), offline and pure.
 
-    analyse(answer) -> Structure: each sentence labelled with its part, which parts are present,
-    the flags (no-result, result-not-quantified, we-not-i, hypothetical, long-setup) and a verdict
-    (strong, adequate, weak). bench/star.py measures it against labelled answers.
+    analyse(answer, prompt) -> Structure: each sentence labelled with its part, which parts are
+    present, the flags (no-result, no-action, result-not-quantified, we-not-i, hypothetical,
+    long-setup), whether the answer is a plan that the question asked for ("how would you...") and
+    a verdict (strong, adequate, weak). bench/star.py measures it against labelled answers.
 """
 
 from __future__ import annotations
@@ -12,13 +13,13 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from prep.grading.starcues import Cues, quantified, read_cues
+from prep.grading.starcues import Cues, asks_for_plan, quantified, read_cues
 from prep.rating import Rating
 
 Part = Literal["situation", "task", "action", "result", "other"]
 Verdict = Literal["strong", "adequate", "weak"]
 PARTS: tuple[Part, ...] = ("situation", "task", "action", "result")
-FLAGS = ("no-result", "result-not-quantified", "we-not-i", "hypothetical", "long-setup")
+FLAGS = ("no-result", "no-action", "result-not-quantified", "we-not-i", "hypothetical", "long-setup")
 
 # A sentence ends at . ! or ? before a space, or at a line break or a bullet; not after a title
 # ("Dr. Lee") nor after an abbreviation that the next word goes on from ("e.g. a cache").
@@ -42,6 +43,9 @@ class Structure:
     parts: dict[str, bool]
     flags: tuple[str, ...]
     verdict: Verdict
+    # What the speaker would do, as the question asked ("how would you..."): a plan, whose
+    # situation and task the question sets.
+    plan: bool = False
 
     def to_dict(self) -> dict:
         return {
@@ -49,6 +53,7 @@ class Structure:
             "sentences": [{"text": s.text, "part": s.part} for s in self.sentences],
             "flags": list(self.flags),
             "verdict": self.verdict,
+            "plan": self.plan,
         }
 
 
@@ -98,11 +103,13 @@ def part_scores(cues: Cues, position: float) -> dict[Part, float]:
     elif (cues.present_acts and not cues.past) or cues.passive_acts:
         score["action"] += 1.5
     score["action"] += 2.5 * cues.would_do + 1.5 * cues.discovery
-    score["result"] += 4 * cues.learned + 2 * cues.result_phrase + 2 * cues.later_outcome + cues.later
+    score["result"] += 4 * cues.learned + 2 * cues.result_phrase + cues.later
     score["result"] += 1.5 * cues.leads_with_outcome + 1.5 * cues.projected
-    if cues.change:
-        score["result"] += 0.5 if cues.speaker_acts else (1.5 + cues.measure)
-    score["result"] += (0.5 if cues.speaker_acts else 1.5) * cues.outcome
+    if not cues.deeds_lead:  # what the speaker's deeds measure or agree on the way is no result
+        score["result"] += 2 * cues.later_outcome
+        if cues.change:
+            score["result"] += 0.5 if cues.speaker_acts else (1.5 + cues.measure)
+        score["result"] += (0.5 if cues.speaker_acts else 1.5) * cues.outcome
     score["situation"] += 1 - position
     score["result"] += position
     return score
@@ -142,17 +149,20 @@ def hypothetical(cues: list[Cues]) -> bool:
     return would > 0 and would >= happened
 
 
-def find_flags(sentences: list[Sentence], cues: list[Cues]) -> tuple[str, ...]:
+def find_flags(sentences: list[Sentence], cues: list[Cues], plan: bool) -> tuple[str, ...]:
+    """The flags, in the order of FLAGS; a plan the question asked for is not hypothetical."""
     flags = []
     results = [s for s in sentences if s.part == "result"]
+    acting = [c for s, c in zip(sentences, cues) if s.part == "action"]
     if not results:
         flags.append("no-result")
-    elif not any(quantified(s.text) for s in results):
+    if not acting:
+        flags.append("no-action")
+    if results and not any(quantified(s.text) for s in results):
         flags.append("result-not-quantified")
-    acting = [c for s, c in zip(sentences, cues) if s.part == "action"]
     if acting and 2 * sum(c.speaker for c in acting) < len(acting):
         flags.append("we-not-i")
-    if hypothetical(cues):
+    if not plan and hypothetical(cues):
         flags.append("hypothetical")
     words = [len(_WORD.findall(s.text)) for s in sentences]
     setup = sum(w for w, s in zip(words, sentences) if s.part in ("situation", "task"))
@@ -161,16 +171,22 @@ def find_flags(sentences: list[Sentence], cues: list[Cues]) -> tuple[str, ...]:
     return tuple(flags)
 
 
-def verdict_of(parts: dict[str, bool], flags: tuple[str, ...]) -> Verdict:
+def verdict_of(parts: dict[str, bool], flags: tuple[str, ...], plan: bool = False) -> Verdict:
+    """Weak without an action or a result, or told in the conditional when a past event was
+    asked (each has its flag); strong with every part, your own actions and a number in the result.
+    A plan needs no situation or task of its own to be strong: the question sets them."""
     if "hypothetical" in flags or not parts["result"] or not parts["action"]:
         return "weak"
-    if all(parts.values()) and not {"we-not-i", "result-not-quantified"} & set(flags):
+    needed = ("action", "result") if plan else PARTS
+    if all(parts[p] for p in needed) and not {"we-not-i", "result-not-quantified"} & set(flags):
         return "strong"
     return "adequate"
 
 
-def analyse(answer: str) -> Structure:
-    """The STAR structure of *answer*: its sentences with their parts, flags and verdict."""
+def analyse(answer: str, prompt: str = "") -> Structure:
+    """The STAR structure of *answer* to the question *prompt*: its sentences with their parts,
+    flags and verdict. An answer in the conditional to a question that asks what the speaker
+    would do is a plan, as asked, not a hypothetical."""
     spans = split_sentences(answer)
     texts = [answer[a:b] for a, b in spans]
     sentences = [
@@ -178,8 +194,9 @@ def analyse(answer: str) -> Structure:
     ]
     cues = [read_cues(t) for t in texts]
     present = {part: any(s.part == part for s in sentences) for part in PARTS}
-    flags = find_flags(sentences, cues)
-    return Structure(tuple(sentences), present, flags, verdict_of(present, flags))
+    plan = hypothetical(cues) and asks_for_plan(prompt)
+    flags = find_flags(sentences, cues, plan)
+    return Structure(tuple(sentences), present, flags, verdict_of(present, flags, plan), plan)
 
 
 def capped(rating: Rating | None, structure: Structure) -> Rating | None:

@@ -203,6 +203,14 @@ LATER_OUTCOME = re.compile(
     r"(?:,|\band|\bso|\bwhich|\bbut)\s+(?:the|our|it|its|we|he|she|they|this|that|every|each|no|all|"
     rf"my){_WITHIN_CLAUSE} (?:{_CHANGE_VERBS}|{_OUTCOME_VERBS}|went (?:up|down))\b"
 )
+# The sentence opens with the speaker's deed: "I profiled the operator, ...", "so then I rolled back".
+LEADS_WITH_DEED = re.compile(
+    _acts(r"^(?:(?:so|then|and|first|next|finally|instead|also|after that),? )*" + _SELF)
+)
+# A decision the speaker took part in, told after their deeds: "..., and we agreed on a tolerance".
+JOINT_DECISION = re.compile(
+    r"^(?:,|and|so|but)\s+we (?:then |together |all |both )?(?:agreed|settled on|went with|opted for)\b"
+)
 # The first clause tells an outcome someone else reached: "the team agreed, and...".
 LEADS_WITH_OUTCOME = re.compile(
     r"^(?:so |and |then |in the end,? )?(?:the|my|our|it|he|she|they|everyone|we|this)"
@@ -287,6 +295,23 @@ MEASURE = re.compile(
     rf"(?<![a-z])\d|%|\$|€|£|\b(?:{_NUMBER_WORDS})\b|\b(?:a|an|one|single|a few|several) (?:\w+ )?{_UNITS}\b"
     r"|\b[a-z]+fold\b"
 )
+# A question that asks what the speaker would do ("how would you...", "walk me through how you'd...",
+# "what would you do if...", "imagine...") rather than for a past event or a habit; a polite "would
+# you like" or "what would you say" asks no plan.
+_ASKS_WHAT_YOU_WOULD = re.compile(
+    r"\b(?:would|will|might|could|should) you (?!(?:like|love|prefer|say|describe|rate|call|consider|want"
+    r"|mind|please|tell|share|give|walk me through (?:a|an|the|one|your))\b)"
+    r"|\byou(?:'d| would| might) (?!(?:like|love|prefer|say|rather|want|have)\b)"
+    r"|\b(?:imagine|suppose|what if|hypothetically|let's say)\b"
+    r"|\bif you (?:were|joined|had|found|saw|got|inherited|noticed|discovered|started|took over|join|find"
+    r"|see|get|are)\b"
+)
+_ASKS_WHAT_HAPPENED = re.compile(
+    r"\btell (?:me|us) about\b|\bdescribe (?:a|an|the|one) (?:time|situation|occasion|case|moment)\b"
+    r"|\b(?:a|one) time (?:when |that )?(?:you|your)\b|\bgive (?:me |us )?(?:an|one|a) example\b"
+    r"|\b(?:what|how|which|why|when|where|who)(?: \w+){0,2}? did\b|\bdid you\b"
+    r"|\bhave you (?:ever )?(?:had|faced|made|led|been|done|handled|worked|seen|dealt)\b"
+)
 _APOSTROPHE = str.maketrans({"’": "'", "‘": "'"})
 
 
@@ -313,6 +338,7 @@ class Cues:
     change: bool  # "went from", "dropped", "improved"
     outcome: bool  # "shipped", "renewed", "was happy"
     later_outcome: bool  # an outcome in a clause after the deed
+    deeds_lead: bool  # opens with the speaker's deed, and no outcome of anything else follows them
     measure: bool  # a number, a percentage, a time or another measure
     setting: bool  # where or when: "at a fintech company", "last spring"
     state: bool  # how things were: "was running", "there was", "nobody knew"
@@ -348,6 +374,7 @@ def read_cues(sentence: str) -> Cues:
         change=bool(CHANGE.search(s)),
         outcome=bool(OUTCOME.search(s)),
         later_outcome=bool(LATER_OUTCOME.search(s)),
+        deeds_lead=deeds_lead(s),
         measure=bool(MEASURE.search(s)),
         setting=bool(SETTING.search(s)),
         state=bool(STATE.search(s)),
@@ -355,6 +382,24 @@ def read_cues(sentence: str) -> Cues:
         filler=bool(FILLER.search(s)),
         opinion=bool(OPINION.search(s)),
     )
+
+
+def deeds_lead(s: str) -> bool:
+    """Whether a (normalised) sentence opens with the speaker's deed and tells no outcome of
+    anything else after the last of them: what the speaker measured or showed on the way, or a
+    choice made together with them ("..., and we agreed on a tolerance"), is part of the action.
+    "I added a check, and the next two migrations landed on time" ends with what came of it."""
+    if not LEADS_WITH_DEED.search(s):
+        return False
+    last = max((m.start() for m in SPEAKER_ACTS.finditer(s)), default=0)
+    return all(JOINT_DECISION.match(m.group()) for m in LATER_OUTCOME.finditer(s, last))
+
+
+def asks_for_plan(prompt: str) -> bool:
+    """Whether a question asks what the speaker would do, not about a time it happened: then an
+    answer in the conditional is what was asked ("Walk me through how you would...")."""
+    s = normalised(prompt)
+    return bool(_ASKS_WHAT_YOU_WOULD.search(s)) and not _ASKS_WHAT_HAPPENED.search(s)
 
 
 def quantified(sentence: str) -> bool:
