@@ -165,6 +165,20 @@ def installed_prep() -> str:
     return found
 
 
+def installed_bundled_root() -> Path:
+    """The bundled bank of the installed `prep` (the one `installed_prep()` runs): under a
+    non-editable install it is the wheel's copy, not this checkout's questions/."""
+    import sys
+    import tempfile
+
+    code = "from prep.paths import bundled_bank_root; print(bundled_bank_root())"
+    # run outside the checkout, so the interpreter imports the installed package
+    found = subprocess.run(
+        [sys.executable, "-c", code], cwd=tempfile.gettempdir(), capture_output=True, text=True, check=True
+    )
+    return Path(found.stdout.strip())
+
+
 def terminal_env(home: Path) -> dict[str, str]:
     """The environment of `prep` in a real terminal: the test's own home, NOW, no colour."""
     return {

@@ -9,9 +9,7 @@ import json
 import shutil
 import subprocess
 
-from prep.paths import bundled_bank_root
-
-from .support import NOW, installed_prep, write_bank
+from .support import NOW, installed_bundled_root, installed_prep, write_bank
 
 PYPROJECT = '[build-system]\nrequires = ["hatchling"]\n\n[project]\nname = "prep"\nversion = "0.1.0"\n'
 
@@ -51,17 +49,17 @@ def test_in_a_clone_the_drill_drills_the_bundled_bank_and_says_so(tmp_path, isol
     )
     assert "Q (dp-vs-mp)" not in result.stdout  # the clone's own test questions are not asked
     validated = json.loads(_prep(clone, "validate", "--json").stdout)
-    assert (validated["bank"], validated["origin"]) == (str(bundled_bank_root()), "bundled")
+    assert (validated["bank"], validated["origin"]) == (str(installed_bundled_root()), "bundled")
 
 
 def test_teaching_in_a_clone_writes_neither_the_clone_nor_the_bundled_bank(tmp_path, isolated_home):
     clone = _clone(tmp_path)
     (isolated_home / "config.toml").write_text("[drill]\nfuzz = false\nteach_writes_bank = true\n")
-    before = _snapshot(clone), _snapshot(bundled_bank_root())
+    before = _snapshot(clone), _snapshot(installed_bundled_root())
     answer = "It learns the chat format and when to stop; the facts come from pre-training."
     result = _prep(clone, "drill", "-c", "alignment", "--limit", "1", input=f"{answer}\n\nt 1 2 3\n1\nn\nq\n")
     assert "not taught: the bundled bank" in result.stdout, result.stdout
-    assert (_snapshot(clone), _snapshot(bundled_bank_root())) == before
+    assert (_snapshot(clone), _snapshot(installed_bundled_root())) == before
     named = _prep(clone, "--bank", str(clone), "drill", input="q\n\n")  # named, it is that bank
     assert named.stdout.splitlines()[0] == f"Bank: {clone.resolve()}"
 
