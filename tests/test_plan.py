@@ -270,7 +270,7 @@ def test_the_json_has_exactly_the_documented_shape():
     data = json.loads(json.dumps(plan.to_dict()))
     assert list(data) == [
         "interview", "days_left", "minutes_per_day", "questions", "unseen", "expected_recall_on_day", "days",
-        "at_risk",
+        "at_risk", "due_again",
     ]  # fmt: skip
     assert data["interview"] == "2026-03-08" and data["days_left"] == 6 and data["minutes_per_day"] == 30
     assert data["questions"] == 12 and data["unseen"] == 11
@@ -282,3 +282,4 @@ def test_the_json_has_exactly_the_documented_shape():
         assert list(day) == ["date", "new", "reviews", "minutes"]
         assert isinstance(day["new"], int) and isinstance(day["reviews"], int) and day["minutes"] <= 30
     assert all(isinstance(qid, str) for qid in data["at_risk"])
+    assert data["due_again"] == {"questions": 0, "minutes": 0.0}  # made from no state: nothing due again

@@ -26,7 +26,7 @@ def test_todays_part_stays_as_it_was_shown_while_it_is_answered(run):
     again = run("drill", input="q\n", env=LATER).output
     assert again.splitlines()[1].startswith(  # after the line naming the bank
         "Following your interview plan: interview Thu 12 Mar, in 10 days. Today 0 reviews and 4 new, "
-        "about 7 of 30 minutes, 2 of them answered;"
+        "about 7 of 30 minutes, 2 of them answered, +2 due again"  # the Good one's step, the Again
     )
     assert "Interview plan: 2 of today's 4 questions answered" in again
     other_minutes = run("plan", "--minutes", "5", "--json", env=LATER)  # a what-if: its own plan
@@ -78,3 +78,50 @@ def test_a_drill_of_some_categories_says_what_it_did_and_what_the_whole_plan_has
     )
     whole = run("drill", input="q\n", env=NOW).output
     assert "Today 0 reviews and 4 new, about 7 of 30 minutes, 1 of them answered;" in whole
+
+
+TARGETS = {"dp-vs-mp": 60, "dp-batch-size": 90, "zero-stages": 45, "biggest-failure": 120}  # the test bank's
+
+
+def test_plan_next_and_drill_count_the_questions_due_again_alike(run):
+    run("plan", "--interview", "+10d", "--minutes", "30", "--save", env=NOW)
+    # One Good (its learning step brings it back in 10 minutes) and one Again, then quit.
+    first = json.loads(run("drill", "--json", input=f"{GOOD}\n\n3\nn\nno idea\n\n1\nq\n", env=NOW).stdout)
+    answered = [result["question"] for result in first["results"]]
+    assert len(answered) == 2
+    minutes = sum(TARGETS[qid] for qid in answered) / 60
+
+    plan = json.loads(run("plan", "--json", env=LATER).output)
+    assert plan["days"][0]["new"] == 4 and plan["days"][0]["reviews"] == 0
+    assert plan["due_again"] == {"questions": 2, "minutes": round(minutes, 1)}
+    lines = run("plan", env=LATER).output.splitlines()
+    (row,) = [i for i, line in enumerate(lines) if line.startswith("  Mon 02 Mar")]
+    assert lines[row + 1] == (  # two answers, untimed: a minute each
+        f"              2 min done; +2 due again (answered before), about {round(minutes)} minutes more"
+    )
+
+    nxt = run("next", env=LATER).output.splitlines()[0]
+    assert nxt.startswith(
+        "Today 0 reviews and 4 new, 2 of them answered, +2 due again · interview in 10 days."
+    )
+    data = json.loads(run("next", "--json", env=LATER).output)
+    assert data["interview"]["today"] == {"reviews": 0, "new": 4, "answered": 2, "due_again": 2}
+    assert (data["due"], data["new"]) == (2, 2)  # what is left: the two due again, the two new
+
+    drill = run("drill", input="q\n", env=LATER).output
+    assert (
+        "Today 0 reviews and 4 new, about 7 of 30 minutes, 2 of them answered, +2 due again (answered "
+        f"before, about {round(minutes)} minutes more: asked first);" in drill
+    )
+    assert "[1/4] due" in drill  # the two due again first, then the two new: four, as counted
+
+
+def test_nothing_due_again_adds_no_line_under_today(run):
+    run("plan", "--interview", "+10d", "--minutes", "30", "--save", env=NOW)
+    run("drill", input=f"{GOOD}\n\n4\nn\nq\n", env=NOW)  # Easy: no learning step to come back for
+    plan = json.loads(run("plan", "--json", env=LATER).output)
+    assert plan["due_again"] == {"questions": 0, "minutes": 0.0}
+    lines = run("plan", env=LATER).output.splitlines()
+    (row,) = [i for i, line in enumerate(lines) if line.startswith("  Mon 02 Mar")]
+    assert lines[row + 1] == "              1 min done" and lines[row + 2].startswith("  Tue 03 Mar")
+    assert "due again" not in run("next", env=LATER).output

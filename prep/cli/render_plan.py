@@ -175,14 +175,13 @@ def day_lines(plan: Plan) -> list[str]:
     lines = [f"Days ahead: {NEW} new, {REVIEW} reviews, {FREE} free of {plan.minutes_per_day} minutes"]
     shown = plan.days if len(plan.days) <= DAYS_SHOWN else plan.days[:14]
     for day in shown:
-        note = ""
-        if day.date == plan.today and plan.spent_today >= 0.5:
-            note = f" ({plan.spent_today:.0f} min done)"
         reviews = f"{len(day.reviews):4d} {'review ' if len(day.reviews) == 1 else 'reviews'}"
         lines.append(
             f"  {day_label(day.date, plan.today)}  {_bar(day, plan.minutes_per_day)}  {len(day.new):3d} new "
-            f"{reviews} {day.minutes:4.0f} min{note}"
+            f"{reviews} {day.minutes:4.0f} min"
         )
+        if day.date == plan.today:
+            lines += _today_note(plan)
     rest = plan.days[len(shown) :]
     if rest:
         minutes = sum(d.minutes for d in rest)
@@ -192,6 +191,23 @@ def day_lines(plan: Plan) -> list[str]:
             f"{minutes:.0f} min (prep plan --json lists every day)"
         )
     return lines
+
+
+def _today_note(plan: Plan) -> list[str]:
+    """Under today's bar: the minutes answered today, and the questions answered before and due
+    again that a drill asks on top of today's part."""
+    part = plan.today_part()
+    notes = [f"{plan.spent_today:.0f} min done"] if plan.spent_today >= 0.5 else []
+    if part.due_again:
+        notes.append(f"+{part.due_again} due again (answered before), {_more(part.due_again_minutes)}")
+    return [" " * 14 + "; ".join(notes)] if notes else []
+
+
+def _more(minutes: float) -> str:
+    """The minutes questions due again add to the day."""
+    if minutes < 0.5:
+        return "under a minute more"
+    return f"about {_counted(round(minutes), 'minute')} more"
 
 
 def risk_lines(plan: Plan, prompts: Mapping[str, str], width: int) -> list[str]:
@@ -215,29 +231,31 @@ def risk_lines(plan: Plan, prompts: Mapping[str, str], width: int) -> list[str]:
 def plan_opening(plan: Plan, queue: Sequence[QueueItem]) -> str:
     """The line a drill that follows the plan starts with (or says there is nothing left):
     today's part of the plan, as it was set when the day began, how much of it is answered, the
-    questions due again first, and how much this session asks when --new or --limit cut it."""
-    today = plan.days[0] if plan.days else None
+    questions due again asked first on top of it (as `prep plan` shows them under today's bar),
+    and how much this session asks when --new or --limit cut it."""
     share = plan.share()
-    answered = sum(1 for qid in share if qid in plan.done)
-    left = len(share) - answered
+    part = plan.today_part()
+    left = len(share) - part.answered
     pending = set(share) - plan.done
     again = sum(1 for item in queue if item.question_id not in pending)  # answered before, due again
     if not queue:
         if left:
-            still = " still to answer" if answered else ""
+            still = " still to answer" if part.answered else ""
             return f"Nothing to ask: --new or --limit leaves none of today's {left} planned questions{still}."
         done = f": all {len(share)} answered" if share else ""
         return f"Nothing left in today's plan{done}. `prep plan` shows the days ahead; --cram drills anyway."
-    reviews, new = (len(today.reviews), len(today.new)) if today else (0, 0)
-    minutes = f", about {today.minutes:.0f} of {plan.minutes_per_day} minutes" if today else ""
-    progress = f", {answered} of them answered" if answered else ""
-    first = f" First {_counted(again, 'question')} answered before and due again." if again else ""
+    minutes = f", about {part.minutes:.0f} of {plan.minutes_per_day} minutes" if plan.days else ""
+    progress = f", {part.answered} of them answered" if part.answered else ""
+    extra = ""
+    if part.due_again:
+        more = _more(part.due_again_minutes)
+        extra = f", +{part.due_again} due again (answered before, {more}: asked first)"
     session = f" This session asks {len(queue)} of them." if len(queue) < left + again else ""
     return (
         f"Following your interview plan: interview {day_label(plan.interview, plan.today)}, in "
-        f"{_counted(plan.days_left, 'day')}. Today {_counted(reviews, 'review')} and {new} new"
-        f"{minutes}{progress}; expected recall on the day {_percent(plan.expected_with_plan)} if you "
-        f"keep to it.{first}{session}"
+        f"{_counted(plan.days_left, 'day')}. Today {_counted(part.reviews, 'review')} and {part.new} new"
+        f"{minutes}{progress}{extra}; expected recall on the day {_percent(plan.expected_with_plan)} if you "
+        f"keep to it.{session}"
     )
 
 

@@ -28,23 +28,27 @@ def next_card(
     at_risk_below: float = 0.9,
 ) -> dict[str, Any]:
     """{"due": N, "new": N, "next": {id, prompt, category, reason, due, state} or None}, and
-    while an interview is ahead, "interview": {date, days_left}: the drill then follows the
-    plan, so the due and new cards are the plan's for today."""
+    while an interview is ahead, "interview": {date, days_left, today}: the drill then follows
+    the plan, so the due and new cards are what is left of the plan's for today, and "today"
+    is today's part of the plan as `prep plan` shows it (see ``Plan.today_part``)."""
     from prep.review import plan as planning  # only the interview plan needs fsrs
 
+    plan = None
     if planning.ahead(interview, now):
         assert interview is not None
         items = planning.items_of(selected)
-        _plan, queue = planning.todays_plan(store, items, interview, now, at_risk_below=at_risk_below)
+        plan, queue = planning.todays_plan(store, items, interview, now, at_risk_below=at_risk_below)
     else:
         queue = build_queue(None, store, None, now, selected, new_per_day=new_per_day)  # type: ignore[arg-type]
     first = queue[0] if queue else None
     due = sum(1 for item in queue if item.reason == "due")
     data: dict[str, Any] = {"due": due, "new": len(queue) - due, "next": None}
-    if planning.ahead(interview, now):
-        assert interview is not None
-        days_left = (interview.date - planning.today_of(now)).days
-        data["interview"] = {"date": interview.date.isoformat(), "days_left": days_left}
+    if plan is not None:
+        data["interview"] = {
+            "date": plan.interview.isoformat(),
+            "days_left": plan.days_left,
+            "today": plan.today_part().counts(),
+        }
     if first is not None:
         row = next(r for r in selected if r.id == first.question_id)
         card = store.card(first.question_id)

@@ -36,7 +36,17 @@ def show_next(start: QuickStart, *, as_json: bool) -> None:
     if data["next"] is None:
         done = "Nothing left in today's plan" if interview else "Nothing due"
         echo(f"{done}{until}.")
-    else:
-        first = data["next"]
-        counts = f"{data['due']} due now, {data['new']} new today{until}"
-        echo(f"{counts}. Next ({first['reason']}): {first['id']}\n  {first['prompt']}")
+        return
+    first = data["next"]
+    plain = f"{data['due']} due now, {data['new']} new today"
+    counts = _plan_counts(interview["today"]) if interview else plain
+    echo(f"{counts}{until}. Next ({first['reason']}): {first['id']}\n  {first['prompt']}")
+
+
+def _plan_counts(today: dict[str, int]) -> str:
+    """Today's part of the interview plan, in the words of `prep plan` and a drill's opening
+    line: planned when the day began, how much of it is answered, and what is due again."""
+    reviews = f"{today['reviews']} review{'s' if today['reviews'] != 1 else ''}"
+    answered = f", {today['answered']} of them answered" if today["answered"] else ""
+    again = f", +{today['due_again']} due again" if today["due_again"] else ""
+    return f"Today {reviews} and {today['new']} new{answered}{again}"

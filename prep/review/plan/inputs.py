@@ -7,14 +7,25 @@ itself is ``plan.make_plan``.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import date, datetime
 from typing import TYPE_CHECKING
 
 from prep.errors import UsageError
 from prep.rating import Rating
 from prep.review.plan.memory import MemoryModel
-from prep.review.plan.plan import FIRST_FAIL, Memory, Plan, PlanInput, PlanItem, as_now, gc_paused, make_plan
+from prep.review.plan.plan import (
+    FIRST_FAIL,
+    Memory,
+    Plan,
+    PlanInput,
+    PlanItem,
+    answer_seconds,
+    as_now,
+    gc_paused,
+    make_plan,
+)
 from prep.review.queue import start_of_day
 from prep.state import reports
 from prep.state.cards import parse_time
@@ -82,7 +93,23 @@ def _plan(
     )
     model = MemoryModel(store.fsrs_parameters())
     answered_now = _recall(model, current, data.done, interview.date, today)
-    return as_now(make_plan(data, model), questions, answered_now)
+    plan = as_now(make_plan(data, model), questions, answered_now)
+    if not plan.days:
+        return plan
+    target = {item.id: item.target_seconds for item in questions}
+    again = due_again(store, target, now, data.done)
+    return replace(plan, again={qid: answer_seconds(own.get(qid), target[qid]) for qid in again})
+
+
+def due_again(store: Store, ids: Iterable[str], now: datetime, answered_today: Collection[str]) -> list[str]:
+    """Of *ids*, the questions in FSRS's learning steps and due now, most overdue first, that
+    were answered today or last answered Again. The plan counts on an answer settling a
+    question for the day (a failed one answered again), as a drill does before it ends: one
+    answered today and due again, or failed in a session left early, is never hidden."""
+    wanted = set(ids)
+    due = [qid for qid, _due in store.due_ids(now, learning=True) if qid in wanted]
+    last = store.last_ratings([qid for qid in due if qid not in answered_today])
+    return [qid for qid in due if qid in answered_today or last.get(qid) == Rating.AGAIN]
 
 
 def memories(store: Store) -> dict[str, Memory]:

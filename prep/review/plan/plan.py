@@ -98,6 +98,25 @@ class CategoryReadiness:
     with_plan: float  # ... and if the plan is followed
 
 
+class TodayPart(NamedTuple):
+    """Today's part of a plan as `prep plan`, `prep next` and a drill's opening line count it:
+    its reviews and new questions as planned when the day began, how many of them are answered,
+    and the questions answered before and due again that a drill asks on top of them, with the
+    minutes those take."""
+
+    reviews: int
+    new: int
+    minutes: float
+    answered: int
+    due_again: int
+    due_again_minutes: float
+
+    def counts(self) -> dict[str, int]:
+        """What `prep next --json` says of it."""
+        keys = ("reviews", "new", "answered", "due_again")
+        return {key: getattr(self, key) for key in keys}
+
+
 @dataclass
 class Plan:
     today: date
@@ -114,6 +133,9 @@ class Plan:
     spent_today: float = 0.0  # minutes already answered today
     at_risk_below: float = 0.9
     done: frozenset[str] = frozenset()  # questions answered today: today's share less these is left
+    # Questions answered before and due again now (FSRS's learning steps), with the seconds an
+    # answer takes: a drill asks them first, on top of what is left of today's share.
+    again: dict[str, float] = field(default_factory=dict)
 
     @property
     def days_left(self) -> int:
@@ -144,8 +166,24 @@ class Plan:
         )
         return reviews, [qid for qid in self.days[0].new if qid not in done]
 
+    def again_extra(self) -> dict[str, float]:
+        """The questions due again that what is left of today's part does not hold: what a
+        drill asks on top of it (one that is also a planned question is asked once, as such)."""
+        pending = set(self.share()) - self.done
+        return {qid: seconds for qid, seconds in self.again.items() if qid not in pending}
+
+    def today_part(self) -> TodayPart:
+        """Today's part, as it is shown (see ``TodayPart``)."""
+        today = self.days[0] if self.days else PlanDay(self.today)
+        extra = self.again_extra()
+        answered = sum(1 for qid in self.share() if qid in self.done)
+        return TodayPart(
+            len(today.reviews), len(today.new), today.minutes, answered, len(extra), sum(extra.values()) / 60
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """`prep plan --json`, and the `interview` object of `prep stats --json`."""
+        today = self.today_part()
         return {
             "interview": self.interview.isoformat(),
             "days_left": self.days_left,
@@ -166,6 +204,7 @@ class Plan:
                 for d in self.days
             ],  # fmt: skip
             "at_risk": list(self.at_risk),
+            "due_again": {"questions": today.due_again, "minutes": round(today.due_again_minutes, 1)},
         }
 
 
@@ -236,7 +275,7 @@ def _scan(data: PlanInput, model: MemoryModel, horizon: int) -> _Scan:
     category_of = dict(map(itemgetter(0, 1), items))
     scan = _Scan(category_of=category_of)
     scan.unseen = [
-        (qid, category, _seconds(own.get(qid), target))
+        (qid, category, answer_seconds(own.get(qid), target))
         for qid, category, target in items
         if qid not in memories
     ]
@@ -248,13 +287,13 @@ def _scan(data: PlanInput, model: MemoryModel, horizon: int) -> _Scan:
     for qid, category, target in (item for item in items if item[0] in memories):
         memory = memories[qid]
         day = min(0, memory.last_review.toordinal() - today)
-        scan.seen[qid] = Card(_seconds(own.get(qid), target), memory.stability, memory.difficulty, day)
+        scan.seen[qid] = Card(answer_seconds(own.get(qid), target), memory.stability, memory.difficulty, day)
         figures[category][2] += (now := recall(memory.stability, horizon - day))
         scan.now[qid] = now
     return scan
 
 
-def _seconds(own: float | None, target: float) -> float:
+def answer_seconds(own: float | None, target: float) -> float:
     """Time per answer: the user's own, but not under a quarter of the target, where one quick
     skip or "no idea" would make the question look nearly free."""
     return max(own, target * MIN_SHARE_OF_TARGET) if own else float(target)

@@ -5,13 +5,12 @@ new questions; and how far today's part is, after a drill."""
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from prep.rating import Rating
-from prep.review.plan.inputs import interview_plan, today_of
+from prep.review.plan.inputs import due_again, interview_plan, today_of
 from prep.review.plan.plan import Plan, PlanItem
 from prep.review.queue import QueueItem, start_of_day
 from prep.state import reports
@@ -41,8 +40,7 @@ def todays_plan(
 ) -> tuple[Plan, list[QueueItem]]:
     """The plan for *questions*, and what a drill asks today by it (see ``plan_queue``)."""
     plan = interview_plan(store, questions, interview, now, at_risk_below=at_risk_below)
-    again = due_again(store, (item.id for item in questions), now, plan.done)
-    return plan, plan_queue(plan, again=again, new=new, limit=limit, shuffle=shuffle, rng=rng)
+    return plan, plan_queue(plan, again=list(plan.again), new=new, limit=limit, shuffle=shuffle, rng=rng)
 
 
 def plan_queue(
@@ -70,17 +68,6 @@ def plan_queue(
         rng.shuffle(fresh)
     items = [QueueItem(qid, "due") for qid in reviews] + [QueueItem(qid, "new") for qid in fresh]
     return items[:limit] if limit else items
-
-
-def due_again(store: Store, ids: Iterable[str], now: datetime, answered_today: Collection[str]) -> list[str]:
-    """Of *ids*, the questions in FSRS's learning steps and due now, most overdue first, that
-    were answered today or last answered Again. The plan counts on an answer settling a
-    question for the day (a failed one answered again), as a drill does before it ends: one
-    answered today and due again, or failed in a session left early, is never hidden."""
-    wanted = set(ids)
-    due = [qid for qid, _due in store.due_ids(now, learning=True) if qid in wanted]
-    last = store.last_ratings([qid for qid in due if qid not in answered_today])
-    return [qid for qid in due if qid in answered_today or last.get(qid) == Rating.AGAIN]
 
 
 @dataclass(frozen=True)
