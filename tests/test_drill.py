@@ -25,11 +25,11 @@ def test_full_session_records_every_rating(run, state_file):
     script = (
         GOOD + "\n\n"  # answer dp-vs-mp, blank line ends it
         "\n"  # Enter accepts the suggested rating
-        "n\n"  # decline the follow-up
-        "I am not sure.\n\n"  # dp-batch-size
-        "1\n"  # Again
+        "n\n"  # decline the follow-up: it waits until the end of the session
         "stage 1 shards optimizer states, stage 2 gradients, stage 3 parameters\n\n"
         "3\n"
+        "I am not sure.\n\n"  # dp-batch-size
+        "1\n"  # Again
         "global batch is micro batch times DP size times accumulation steps\n\n"  # dp-batch-size again
         "3\n"
     )
@@ -38,8 +38,8 @@ def test_full_session_records_every_rating(run, state_file):
     rows = reviews(state_file)
     assert [(r[0], r[1]) for r in rows] == [
         ("dp-vs-mp", 3),
-        ("dp-batch-size", 1),
         ("zero-stages", 3),
+        ("dp-batch-size", 1),
         ("dp-batch-size", 3),
     ]
     assert rows[0][2] == 3 and rows[0][3] >= 70  # suggested Good, scored a pass
@@ -84,7 +84,7 @@ def test_undo_takes_back_the_last_rating(run, state_file):
     )
     result = run("drill", "--category", "parallelism", input=script, env=NOW)
     assert result.exit_code == 0, result.output
-    undid = "undid easy on dp-vs-mp, its answer kept as practice; dp-batch-size comes back after it"
+    undid = "undid easy on dp-vs-mp, its answer kept as practice; zero-stages comes back after it"
     assert undid in result.output
     assert [(r[0], r[1]) for r in reviews(state_file)] == [("dp-vs-mp", 2)]
 
@@ -111,11 +111,11 @@ def test_undoing_the_rating_of_a_card_brought_back_for_again_brings_it_back_once
     script = (
         "\n"
         "1\n"
-        "n\n"  # dp-vs-mp: Again, so it comes back at the end (its follow-up declined)
-        "\n"
-        "1\n"  # dp-batch-size: Again, back at the end too
+        "n\n"  # dp-vs-mp: Again, so it comes back at the end (its follow-up declined: not next)
         "\n"
         "3\n"  # zero-stages: Good
+        "\n"
+        "1\n"  # dp-batch-size: Again, back at the end too
         "\n"
         "3\n"  # dp-vs-mp, brought back: Good
         "\n"
@@ -130,8 +130,8 @@ def test_undoing_the_rating_of_a_card_brought_back_for_again_brings_it_back_once
     assert "undid good on dp-vs-mp" in result.output
     assert [(r[0], r[1]) for r in reviews(state_file)] == [
         ("dp-vs-mp", 1),
-        ("dp-batch-size", 1),
         ("zero-stages", 3),
+        ("dp-batch-size", 1),
         ("dp-vs-mp", 4),
         ("dp-batch-size", 3),
     ]

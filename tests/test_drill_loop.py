@@ -97,6 +97,21 @@ def test_an_accepted_follow_up_comes_next_and_not_again_later(session_for):
     assert [s[:2] for s in ui.shown] == [("dp-vs-mp", "new"), ("dp-batch-size", "follow-up")]
 
 
+def test_a_declined_follow_up_waits_behind_the_others_and_ahead_of_the_again_cards(session_for):
+    session = session_for()
+    ui = ScriptedUI(
+        ["wrong", GOOD, "x", GOOD], [rate(Rating.AGAIN)] + [rate(Rating.GOOD)] * 3, follow_ups=[False]
+    )
+    Drill(session, queue("dp-vs-mp", "dp-batch-size", "zero-stages"), ui).run()
+    assert ui.offered == ["dp-batch-size"]
+    assert [s[:2] for s in ui.shown] == [
+        ("dp-vs-mp", "new"),
+        ("zero-stages", "new"),
+        ("dp-batch-size", "new"),
+        ("dp-vs-mp", "again"),
+    ]
+
+
 def test_undo_at_the_follow_up_offer_takes_back_the_rating_just_made(session_for):
     session = session_for()
     ui = ScriptedUI([GOOD, GOOD], [rate(Rating.HARD), rate(Rating.GOOD)], follow_ups=["undo", False])

@@ -52,8 +52,8 @@ def test_full_session_in_a_terminal_with_undo_and_quit(bank_dir, state_file, env
         child.expect("Rate:")
         child.send("4")  # one key, no Enter
         child.expect(re.escape("Drill this follow-up now? [y/N, u undoes the rating, q quits]"))
-        child.send("n")
-        child.expect("What global batch size")
+        child.send("n")  # declined: the follow-up is not the next card
+        child.expect("What do the three ZeRO stages shard")
         child.expect("Your answer")
         child.sendline("no idea")
         child.sendline("")

@@ -140,7 +140,8 @@ def test_export_cram_command_to_file(run, tmp_path):
 
 def test_export_cram_weakest_first(run, tmp_path):
     env = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
-    run("drill", "--category", "parallelism", input="nothing\n\n1\nno\n\n1\nstage 1\n\n4\n", env=env)
+    # dp-vs-mp Again (its follow-up declined), zero-stages Easy, dp-batch-size Again
+    run("drill", "--category", "parallelism", input="nothing\n\n1\nno\nstage 1\n\n4\n\n1\n", env=env)
     result = run("export", "cram", "--weakest", "2", env={"PREP_NOW": "2026-03-20T09:00:00+00:00"})
     assert result.exit_code == 0, result.output
     assert result.output.count("### ") == 2
@@ -334,7 +335,8 @@ def test_weakest_with_ask_counts_only_the_questions_to_answer_without_history(ru
 def test_weakest_with_ask_keeps_the_ask_section_with_history(run, bank_dir):
     write(bank_dir / "questions" / "ask.yaml", ASK_YAML)
     env = {"PREP_NOW": "2026-03-02T09:00:00+00:00"}
-    run("drill", "--category", "parallelism", input="nothing\n\n1\nno\n\n1\nstage 1\n\n4\n", env=env)
+    # dp-vs-mp Again (its follow-up declined), zero-stages Easy, dp-batch-size Again
+    run("drill", "--category", "parallelism", input="nothing\n\n1\nno\nstage 1\n\n4\n\n1\n", env=env)
     result = run("export", "cram", "--weakest", "2", "--ask", env={"PREP_NOW": "2026-03-20T09:00:00+00:00"})
     assert result.exit_code == 0, result.output
     headings, asks = _cram_parts(result.output)

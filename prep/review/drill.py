@@ -376,7 +376,20 @@ class Drill:
             self.pending = [QueueItem(follow[0], "follow-up")] + [
                 p for p in self.pending if p.question_id != follow[0]
             ]
+        elif follow:
+            self._declined(follow[0])
         return True
+
+    def _declined(self, qid: str) -> None:
+        """A follow-up the user chose not to drill now is not the next card even when the queue
+        has it next (due, or new): it goes after the others, ahead of the cards brought back
+        for Again at the end of the session."""
+        pending = self.pending
+        if len(pending) < 2 or pending[0].question_id != qid:
+            return
+        item = pending.pop(0)
+        at = next((i for i, p in enumerate(pending) if p.reason == "again"), len(pending))
+        pending.insert(max(at, 1), item)
 
     def _undo(self) -> Result | None:
         """Undo the last rating: its card goes back to the front of the queue, and a copy of it

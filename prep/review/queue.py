@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Literal
 
+from prep.review.interleave import interleave
+
 if TYPE_CHECKING:  # annotations only: `prep next` must not pay for pydantic or numpy
     from prep.bank.contents import Bank
     from prep.bank.schema import Question
@@ -46,7 +48,8 @@ def build_queue(
     cram: bool = False,
     rng: random.Random | None = None,
 ) -> list[QueueItem]:
-    """Due cards first (most overdue first), then new ones within today's budget.
+    """Due cards first (most overdue first), then new ones within today's budget, mixed across
+    categories (see ``mixed_new``).
 
     With ``cram``, every selected question, weakest first (lowest recall probability, then
     most lapses; never-seen questions after those reviewed).
@@ -64,12 +67,36 @@ def build_queue(
     due = [QueueItem(qid, "due", when) for qid, when in store.due_ids(now) if qid in wanted]
     known = set(store.content_hashes())
     budget = max(0, new_per_day - store.new_cards_since(start_of_day(now)))
-    fresh = [q.id for q in questions if q.id not in known]
+    fresh = mixed_new(questions, known, bank)
     if shuffle:
         rng.shuffle(due)
         rng.shuffle(fresh)
     items = due + [QueueItem(qid, "new") for qid in fresh[:budget]]
     return items[:limit] if limit else items
+
+
+def mixed_new(questions: Sequence[Question], known: Collection[str], bank: Bank | None) -> list[str]:
+    """The questions not in *known* (never seen), mixed across their categories: the next one
+    always from the category with the smallest share of its questions seen so far, categories
+    alike taking turns in bank order, a category's own questions in bank order (as the
+    interview plan introduces them, by weakness on the day). So ten new a day go over the whole
+    bank a few from each category, never one category after another. *questions* are index
+    rows (which know their category) when *bank* is None."""
+    sizes: dict[str, int] = {}
+    seen: dict[str, int] = {}
+    fresh: dict[str, list[str]] = {}
+    for q in questions:
+        category = bank.category_of[q.id] if bank is not None else q.category  # type: ignore[attr-defined]
+        sizes[category] = sizes.get(category, 0) + 1
+        if q.id in known:
+            seen[category] = seen.get(category, 0) + 1
+        else:
+            fresh.setdefault(category, []).append(q.id)
+    return interleave(
+        {category: fresh[category] for category in sizes if category in fresh},  # in bank order
+        {category: seen.get(category, 0) / size for category, size in sizes.items()},
+        {category: 1 / size for category, size in sizes.items()},
+    )
 
 
 def weakest_first(

@@ -10,8 +10,7 @@ explains the method and why.
 from __future__ import annotations
 
 import gc
-import heapq
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -19,6 +18,7 @@ from datetime import date, timedelta
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from prep.review.interleave import interleave
 from prep.review.plan.search import Planner
 from prep.review.plan.value import Card, outcome
 
@@ -307,25 +307,15 @@ def _intro_order(scan: _Scan, value: float) -> list[tuple[str, float]]:
     come in bank order. A category a few questions into its preparation waits only until the
     others have caught up with it, and a plan that cannot introduce every question leaves out
     the last ones of every category alike, never one category's whole remainder."""
-    waiting: dict[str, deque[tuple[str, float]]] = {}
+    waiting: dict[str, list[tuple[str, float]]] = {}
     for qid, category, seconds in scan.unseen:
-        waiting.setdefault(category, deque()).append((qid, seconds))
-    heap = [
-        (figures[2] / figures[0], rank, category)
-        for rank, (category, figures) in enumerate(scan.figures.items())
-        if category in waiting
-    ]
-    heapq.heapify(heap)
-    order = []
-    while heap:
-        level, rank, category = heap[0]
-        left = waiting[category]
-        order.append(left.popleft())
-        if left:
-            heapq.heapreplace(heap, (level + value / scan.figures[category][0], rank, category))
-        else:
-            heapq.heappop(heap)
-    return order
+        waiting.setdefault(category, []).append((qid, seconds))
+    figures = scan.figures
+    return interleave(
+        {category: waiting[category] for category in figures if category in waiting},
+        {category: recall / questions for category, (questions, _unseen, recall) in figures.items()},
+        {category: value / questions for category, (questions, _unseen, _recall) in figures.items()},
+    )
 
 
 def _result(data: PlanInput, scan: _Scan, planner: Planner) -> Plan:
