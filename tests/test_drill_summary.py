@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 
+from rich.console import Console
+
 from prep.bank.load import load_bank
 from prep.cli.render import summary_table
 from prep.config import SchedulerConfig
@@ -19,7 +21,7 @@ from prep.review.session import Session
 from prep.review.ui import Choice
 from prep.state.store import Store
 
-from .support import GOOD, NOW, ScriptedUI
+from .support import GOOD, MOMENT, NOW, ScriptedUI
 
 
 def test_the_summary_names_the_sessions_own_time_and_the_time_spent_answering(bank_dir, state_file):
@@ -67,3 +69,20 @@ def test_the_summary_line_breaks_between_figures_in_a_narrow_terminal():
     from prep.cli.render import when_text
 
     assert any(f"next due {when_text(summary.next_due)}" in line for line in lines)  # the date whole
+
+
+def test_an_answer_whose_rating_was_undone_still_counts_as_time_spent_answering(bank_dir, state_file):
+    bank = load_bank(BankLocation(bank_dir, "option"))
+    with Store(state_file) as store:
+        session = Session(bank, store, Scheduler(SchedulerConfig(fuzz=False)), lambda: MOMENT, grader=grade)
+        # dp-vs-mp rated Good; zero-stages answered, then `u` takes dp-vs-mp's rating back;
+        # dp-vs-mp comes back and the session ends there: no rated card is left in it.
+        ui = ScriptedUI(
+            [GOOD, "stage 1 shards the optimizer states"], [Choice("rate", Rating.GOOD), Choice("undo")]
+        )
+        summary = Drill(session, [QueueItem("dp-vs-mp", "new"), QueueItem("zero-stages", "new")], ui).run()
+    assert summary.results == [] and summary.answering_timed and summary.seconds == 40.0  # 20 s each
+    console = Console(width=200, no_color=True)
+    with console.capture() as captured:
+        console.print(summary_table(summary))
+    assert "0m40s answering" in captured.get() and "not timed" not in captured.get()

@@ -51,14 +51,20 @@ def test_a_date_and_a_budget_are_saved_in_the_config_and_shown(run, isolated_hom
 def test_the_plan_says_how_many_questions_never_seen_it_cannot_reach(run):
     run("plan", "--interview", "+1d", "--minutes", "5", "--save", env=NOW)
     text = run("plan", env=NOW).output
-    line = next(line for line in text.splitlines() if line.startswith("At 5 minutes a day"))
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("At 5 minutes a day"))
+    said = lines[start : lines.index("", start)]  # broken between words to the width, then a blank line
+    assert len(said) > 2 and all(len(line) <= 120 for line in said)
+    assert all(line.startswith(("  ", "Its minutes")) for line in said[1:])
+    sentences = " ".join(line.strip() for line in said).replace(" Its minutes", "\nIts minutes")
+    line, following = sentences.splitlines()
     reached, unseen = (
         int(word) for word in line.split("reaches ")[1].split(" questions")[0].split(" of the ")
     )
     data = json.loads(run("plan", "--json", env=NOW).output)
     assert reached == sum(day["new"] for day in data["days"]) < unseen == data["unseen"]
     reviews = sum(day["reviews"] for day in data["days"])
-    assert text.splitlines()[text.splitlines().index(line) + 1] == (
+    assert following == (
         f"Its minutes go to first answers, with {f'{reviews} reviews in all' if reviews else 'no review'}: "
         "a first answer raises recall on the day more than a review does"
     )

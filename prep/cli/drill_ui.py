@@ -17,6 +17,7 @@ from rich.text import Text
 
 from prep.bank.schema import Question
 from prep.cli import answer_panel
+from prep.cli.hanging import Hanging
 from prep.cli.keys import read_key
 from prep.cli.output import console, echo
 from prep.cli.plain import counted
@@ -92,7 +93,7 @@ class ConsoleUI:
         self._started = time.monotonic()
 
     def notify(self, message: str) -> None:
-        self.out.print(f"· {message}", style="yellow")
+        self.out.print(Hanging(f"· {message}", 2, "yellow"))
 
     def show_grade(
         self,
@@ -184,6 +185,8 @@ class ConsoleUI:
                 if not lines and not self.interactive:
                     raise InputEnded  # the script ran out of input: the session ends, interrupted
                 break
+            if not lines and line.strip().lower() == "q":
+                return None  # q quits at every prompt of the drill, this one too, at its Enter
             if not line.strip():
                 if self.interactive and _pasting(self.stdin):
                     lines.append("")  # a blank line inside a pasted answer: the rest is on its way
@@ -202,7 +205,9 @@ class ConsoleUI:
         if self._whole_answer is not None:
             keys = keys.replace("e edit", "a answer  e edit")
         while True:
-            self.out.print(f"Rate: {keys}  ({default})", style="bold" if self.interactive else "")
+            self.out.print(
+                Hanging(f"Rate: {keys}  ({default})", len("Rate: "), "bold" if self.interactive else "")
+            )
             key = self._key()
             if key is None or key == "q":
                 return Choice("quit")
@@ -310,7 +315,7 @@ class ConsoleUI:
         return None if key is None else key in ("", "y")
 
     def offer_follow_up(self, question: Question) -> bool | Literal["undo"] | None:
-        self.out.print(f"↳ The interviewer digs deeper: {question.prompt}")
+        self.out.print(Hanging(f"↳ The interviewer digs deeper: {question.prompt}", 2))
         self.out.print("Drill this follow-up now? [y/N, u undoes the rating, q quits]", style="dim")
         key = self._key()
         if key is None or key.lower() == "q":

@@ -1,6 +1,6 @@
 """Plain text in and out, shared by every command: text from standard input, whether a person
-is at the terminal, counted nouns for messages, what a change to the bank reports, and a list
-typed line by line."""
+is at the terminal, the terminal's width and a list wrapped to it, counted nouns for messages,
+what a change to the bank reports, and a list typed line by line."""
 
 from __future__ import annotations
 
@@ -36,6 +36,39 @@ def counted(n: int, singular: str, plural: str | None = None) -> str:
         consonant_y = singular.endswith("y") and singular[-2:-1] not in ("a", "e", "i", "o", "u")
         plural = singular[:-1] + "ies" if consonant_y else singular + "s"
     return f"{n} {plural}"
+
+
+def terminal_width(fallback: int = 80) -> int:
+    """The columns of the terminal the user reads: standard output's, or, through a pipe
+    (`prep plan | less`), standard error's, which still shows it; $COLUMNS first, as rich reads
+    it; else *fallback*."""
+    import os
+
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream.isatty():
+                return os.get_terminal_size(stream.fileno()).columns
+        except (AttributeError, OSError, ValueError):
+            continue
+    return fallback
+
+
+def wrapped_list(label: str, items: list[str], width: int | None = None) -> str:
+    """ "label: a, b, c" broken between items, never inside one, to the terminal's width, the
+    lines after the first indented by two spaces."""
+    import textwrap
+
+    lines = textwrap.wrap(
+        f"{label}: {', '.join(items)}",
+        width=width or terminal_width(),
+        subsequent_indent="  ",
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+    return "\n".join(lines)
 
 
 def report_change(change, as_json: bool, message: str) -> None:  # type: ignore[no-untyped-def]

@@ -13,6 +13,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from prep.cli.hanging import Hanging
 from prep.cli.plain import counted
 from prep.cli.render_star import star_summary
 
@@ -251,14 +252,15 @@ def grade_report(  # type: ignore[no-untyped-def]
         parts.append(points)
     if grade.verdict == "unsure":
         parts.append(
-            Text(
+            Hanging(
                 f"  unsure: the words cannot tell whether you said {_points(grade.unknown)}, written "
                 f"only one or two ways{unsure_hint}",
-                style="cyan",
+                2,
+                "cyan",
             )
         )
     for note in grade.notes:
-        parts.append(Text(f"  note: {note}", style="yellow"))
+        parts.append(Hanging(f"  note: {note}", 2, "yellow"))
     if answer_text:
         label = "Your prepared answer" if answer_source == "own" else "Model answer"
         parts.append(Panel(Text(answer_text), title=label, title_align="left", border_style="blue"))

@@ -7,7 +7,6 @@ Plain strings, no rich: `prep plan` is answered before typer and rich are import
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Mapping, Sequence
 from datetime import date
 from typing import TYPE_CHECKING
@@ -66,10 +65,10 @@ def what_if_note(asked: InterviewConfig, saved: InterviewConfig | None) -> str:
 
 def plan_text(plan: Plan, rows: list[IndexRow], width: int | None = None) -> list[str]:
     """The plan as `prep plan` prints it, at the terminal's width."""
-    import shutil
+    from prep.cli.plain import terminal_width
 
-    if width is None:
-        width = shutil.get_terminal_size((100, 24)).columns if sys.stdout.isatty() else 100
+    if width is None:  # through a pipe, the terminal the pipe's reader shows it in (else 80)
+        width = terminal_width()
     titles = {r.category: r.category_title or r.category for r in rows}
     prompts = {r.id: r.prompt for r in rows}
     return plan_lines(plan, titles, prompts, width)
@@ -117,7 +116,7 @@ def plan_lines(
         f"{_percent(plan.expected_with_plan)} if you follow the plan"
         if plan.days_left > 0
         else f"Expected recall today: {_percent(plan.expected_now)}",
-        *_unreached(plan),
+        *_unreached(plan, width),
         "",
         *category_lines(plan, titles, width),
     ]
@@ -128,21 +127,25 @@ def plan_lines(
     return lines
 
 
-def _unreached(plan: Plan) -> list[str]:
+def _unreached(plan: Plan, width: int) -> list[str]:
     """Lines when the minutes a day cannot introduce every question never seen before the day:
-    how many they reach, and that the minutes go to first answers rather than reviews."""
+    how many they reach, and that the minutes go to first answers rather than reviews (each
+    sentence broken between words to *width*)."""
+    import textwrap
+
     left = plan.questions - len(plan.recall_planned)  # never seen, and never reached by the plan
     introduced = plan.unseen - left
     if plan.days_left <= 0 or left <= 0:
         return []
     reviews = sum(len(day.reviews) for day in plan.days)
     planned = f"{_counted(reviews, 'review')} in all" if reviews else "no review"
-    return [
+    sentences = [
         f"At {plan.minutes_per_day} minutes a day the plan reaches {introduced} of the {plan.unseen} "
         f"questions never seen; {left} stay unseen (more --minutes, or fewer questions with -c or --tag)",
         f"Its minutes go to first answers, with {planned}: a first answer raises recall on the day "
         "more than a review does",
     ]
+    return [line for text in sentences for line in textwrap.wrap(text, width, subsequent_indent="  ")]
 
 
 def category_lines(plan: Plan, titles: Mapping[str, str], width: int) -> list[str]:

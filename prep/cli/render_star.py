@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 from rich.console import Group
 from rich.text import Text
 
+from prep.cli.hanging import Hanging
+
 if TYPE_CHECKING:
     from prep.grading.star import Structure
 
@@ -65,15 +67,15 @@ def timing_line(spoken: float, target: int, plan: bool = False) -> Text:
         text += f": short; there is time for {done}"
     elif spoken > 1.3 * target:
         text += ": long; cut the setup and keep the result"
-    return Text(f"  ⏱ {text}", style="dim")
+    return Text(f"  ⏱ {text}", style="dim")  # printed as Hanging(..., 4) by the strip
 
 
 def star_strip(structure: Structure, target: int, spoken: float) -> Group:
     """The strip under the grade: parts, one line of advice per flag, the timing, and why a weak
     story's suggestion is Hard at best."""
-    lines = [star_parts(structure)]
-    lines += [Text(f"  · {advice(flag, structure.plan)}", style="yellow") for flag in structure.flags]
-    lines.append(timing_line(spoken, target, structure.plan))
+    lines: list[Text | Hanging] = [star_parts(structure)]
+    lines += [Hanging(f"  · {advice(flag, structure.plan)}", 4, "yellow") for flag in structure.flags]
+    lines.append(Hanging(timing_line(spoken, target, structure.plan), 4))
     if structure.verdict == "weak":
         told = "plan" if structure.plan else "story"
         lines.append(Text(f"  a weak {told} is suggested Hard at best", style="dim"))

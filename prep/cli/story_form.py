@@ -8,7 +8,7 @@ import typer
 from prep.cli import plain
 from prep.cli.context import AppContext
 from prep.cli.output import echo
-from prep.cli.plain import report_change
+from prep.cli.plain import report_change, wrapped_list
 from prep.errors import UsageError, display_path
 
 _ASKED = {
@@ -75,7 +75,7 @@ def _ask_covers(bank) -> list[str]:  # type: ignore[no-untyped-def]
 
     fitting = [q.id for q in bank.questions.values() if q.kind == "behavioral" and q.id in bank.answers]
     if fitting:
-        echo(f"Behavioral questions with a prepared answer: {', '.join(fitting)}")
+        echo(wrapped_list("Behavioral questions with a prepared answer", fitting))
     echo("Questions this story fits, one id per line (empty line to finish):")
     chosen: list[str] = []
     while True:

@@ -97,11 +97,13 @@ class Drill:
         try:
             answered = self.ui.read_answer(turn.question)
         except AnswerInterrupted as stopped:  # the lines typed so far are kept as practice
+            self.session.answered(stopped.elapsed)
             self.session.keep_unrated(turn.question.id, None, stopped.answer, stopped.elapsed)
             raise
         if answered is None:
             return False
         turn.answer, turn.elapsed = answered
+        self.session.answered(turn.elapsed)
         if turn.answer.strip() and self.session.mode != "flip":
             self._grade(turn)
         if self.session.mode == "mock":  # no feedback until the end; the schedule only with --record

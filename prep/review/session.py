@@ -58,6 +58,9 @@ class Summary:
     interrupted: bool = False
     recorded: bool = True  # False for cram and for a mock without --record: the schedule is untouched
     practice_kept: bool = False  # ... but what was typed and rated is kept as practice
+    # The time of every answer typed at a terminal in this session, whatever became of it: rated,
+    # skipped, quit, or rated and then undone (its result is gone, its minutes were spent).
+    typing: list[float] = field(default_factory=list)
 
     @property
     def rated(self) -> list[Result]:
@@ -92,13 +95,14 @@ class Summary:
 
     @property
     def seconds(self) -> float:
-        """Time spent answering: typing, as timed by the terminal (0 when answers were piped in)."""
-        return sum(r.elapsed or 0 for r in self.results)
+        """Time spent answering: typing, as timed by the terminal (0 when answers were piped
+        in), every answer of the session counted, those whose rating was undone too."""
+        return sum(self.typing)
 
     @property
     def answering_timed(self) -> bool:
         """Whether any answer's time is known (a script's answers have none)."""
-        return any(r.elapsed is not None for r in self.results)
+        return bool(self.typing)
 
     @property
     def wall_seconds(self) -> float:
@@ -183,6 +187,12 @@ class Session:
     def keep_practice(self) -> bool:
         """Rated answers go to practice: the session does not schedule, and the state can be written."""
         return self.can_keep and not self.record
+
+    def answered(self, elapsed: float | None) -> None:
+        """An answer was read, in *elapsed* seconds (None: not timed, as from a script): counted
+        in the session's time spent answering whatever becomes of it."""
+        if elapsed is not None:
+            self.summary.typing.append(elapsed)
 
     def grade(self, question_id: str, attempt: str, elapsed: float | None) -> Grade:
         question = self.bank.question(question_id)

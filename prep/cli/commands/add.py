@@ -12,7 +12,7 @@ from prep.cli import plain
 from prep.cli.context import AppContext
 from prep.cli.options import option
 from prep.cli.output import echo
-from prep.cli.plain import report_change
+from prep.cli.plain import report_change, wrapped_list
 from prep.cli.quick.completion import categories, question_ids
 from prep.errors import UsageError, display_path
 
@@ -218,7 +218,7 @@ def _fill_in(draft: _Draft, bank, *, interactive: bool) -> None:  # type: ignore
     if draft.category is None:
         if not interactive:
             raise UsageError("--category is required (or run interactively)")
-        echo(f"Categories: {', '.join(categories) or 'none yet'}")
+        echo(wrapped_list("Categories", categories or ["none yet"]))
         draft.category = _ask_until(
             "Category (existing or new)", lambda text: check_category_name(_complete(text, categories))
         )
