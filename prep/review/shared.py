@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from prep.config import SchedulerConfig
 from prep.errors import StateReadOnly
-from prep.state.sharing import device_files, history_dir
+from prep.state.sharing import ENV_DEVICE, device_files, device_id, history_dir
 from prep.state.store import Store
 
 if TYPE_CHECKING:
@@ -59,7 +59,19 @@ def open_store(
     if taken is not None and warn is not None:
         for problem in taken.problems:
             warn(f"{problem} (skipped)")
+        if taken.stranger is not None:
+            warn(stranger_text(taken.stranger, device_id(store)))
     return store
+
+
+def stranger_text(path: str, device: str) -> str:
+    """The one line saying that this device's own file holds events it never wrote: another
+    machine writes as the same device, and what to do about it."""
+    return (
+        f"{path} is this device's own file, yet holds events this state never wrote: another machine "
+        f"seems to write as '{device}' too, and git merges of that file will conflict; give each "
+        f"machine its own name (set {ENV_DEVICE} to another name on one of them)"
+    )
 
 
 def _lazily(make: Callable[[], Replay]) -> Replay:

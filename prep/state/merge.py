@@ -10,7 +10,7 @@ events holds the same schedule.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -96,6 +96,17 @@ def merge(
         if finish is not None:
             finish(db)
     return ImportReport(**counts)
+
+
+def unseen(store: Store, events: Iterable[tuple[str, dict[str, Any]]]) -> int:
+    """How many of *events* (reviews, practice answers, teachings) this bank does not hold, as
+    `merge` would count them: those it would add."""
+    return sum(
+        1
+        for kind, fields in events
+        if kind in _TABLES
+        and not _present(store.db, *_TABLES[kind], {**fields, "bank": _bank(fields["bank"], store, False)})
+    )
 
 
 def _bank(value: str | None, store: Store, keep_banks: bool) -> str:

@@ -233,6 +233,14 @@ def _m008_figures_indexes(db: sqlite3.Connection) -> None:
     )
 
 
+def _m009_shared_file_tails(db: sqlite3.Connection) -> None:
+    # A device file of a shared history can be rewritten under the mark of what was read of it
+    # (a git merge of two machines writing as one device, a checkout): a fingerprint of the last
+    # line taken in tells, so that such a file is read again from its start (what was taken in
+    # counts once) rather than from the middle of a line, with every line numbered as it is.
+    _script(db, "ALTER TABLE shared_files ADD COLUMN tail TEXT;  -- the last line taken in: its fingerprint")
+
+
 # Ordered: append new migrations, never edit or reorder applied ones.
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _m001_initial,
@@ -243,5 +251,6 @@ MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (
     _m006_judge,
     _m007_events,
     _m008_figures_indexes,
+    _m009_shared_file_tails,
 )
 SCHEMA_VERSION = len(MIGRATIONS)

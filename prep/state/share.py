@@ -14,6 +14,7 @@ from prep.state.sharing import (
     DEVICE_SUFFIX,
     HISTORY_DIR,
     README,
+    Mark,
     advance_mark,
     append_lines,
     device_files,
@@ -24,6 +25,7 @@ from prep.state.sharing import (
     logged_events,
     read_marks,
     set_writing,
+    still_holds,
     writes,
 )
 
@@ -137,10 +139,11 @@ def status(store: Store) -> SharingStatus:
             for r in events
             if r.get("type") == "review" and isinstance(r.get("reviewed_at"), str)
         ]
-        offset = read.get(name, (0, 0))[0]
-        with open(folder / name, "rb") as handle:
-            handle.seek(offset if offset <= size else 0)
-            unread = handle.read(size - offset if offset <= size else size)
+        mark = read.get(name, Mark())
+        offset = mark.offset if mark.offset <= size and still_holds(folder / name, mark) else 0
+        with open(folder / name, "rb") as handle:  # a file rewritten under its mark is read again whole
+            handle.seek(offset)
+            unread = handle.read(size - offset)
         waiting = unread[: unread.rfind(b"\n") + 1].count(b"\n") - (1 if offset == 0 and unread else 0)
         devices.append(
             DeviceStatus(

@@ -1,7 +1,9 @@
 """A review history shared through the bank's own folder (git, Syncthing, Dropbox): the bank's
 ``history/`` holds one file per device, ``<device>.jsonl``, in the export's format (events only,
 ``records``). Each file has one writer, its device, which only appends to it, so that a git
-merge or a folder sync never conflicts. Reading the others is ``takein``.
+merge or a folder sync does not conflict, as long as no two machines write as the same device
+(``takein`` tells when this device's own file holds events it never wrote). Reading the others
+is ``takein``.
 
 Sharing is the bank's: once ``history/`` exists, every device using the bank writes there
 (``prep state share --off`` stops one device writing). Events name their question by its id
@@ -10,13 +12,14 @@ and no bank: the folder they are in is their bank, wherever each device keeps it
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from prep.errors import UsageError, WriteFailed, display_path
 from prep.paths import BUNDLED_KEY
@@ -31,6 +34,7 @@ _OFF_SETTING = "sharing_off:"  # + the bank's key: this device does not write to
 _DEVICE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 # What a device file leaves out of an export's records: derived by each state, not the event's.
 _DERIVED = ("card_before", "bank")
+TAIL_BYTES = 4096  # of the last line taken in of a device file, kept as its fingerprint
 
 README = """\
 # Review history
@@ -38,7 +42,9 @@ README = """\
 Each file here is one device's review history (`<device>.jsonl`): every review, practice
 answer, undo and taught phrasing made with this bank on that device, one JSON object a line,
 in the format of `prep state export`. Only that device writes its file, and only at its end,
-so merging or syncing this folder never conflicts.
+so merging or syncing this folder does not conflict, as long as each machine has its own device
+name (two machines with the same PREP_DEVICE write the same file, and git merges of it can
+conflict).
 
 Commit this folder with the bank (or let your sync tool carry it). Every prep that uses the
 bank takes in what the other devices appended and replays it, so all devices end with the
@@ -150,11 +156,20 @@ def event_line(kind: str, fields: dict[str, Any]) -> str:
     )
 
 
-def append_lines(path: Path, lines: Iterable[str], device: str) -> tuple[int, int, int]:
+class Written(NamedTuple):
+    """What an append did: the file's size before and after, the lines written and the
+    fingerprint of the last of them."""
+
+    before: int
+    after: int
+    lines: int
+    tail: str
+
+
+def append_lines(path: Path, lines: Iterable[str], device: str) -> Written:
     """Append whole lines at once (one write, synced): a new file starts with the format's
     header; a last line left without its end by a crash is ended first, so that it stays a line
-    of its own (reported once where it is read) and does not spoil the next. Returns the file's
-    size before and after, and the lines written."""
+    of its own (reported once where it is read) and does not spoil the next."""
     data = "".join(line + "\n" for line in lines).encode()
     try:
         fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
@@ -169,7 +184,7 @@ def append_lines(path: Path, lines: Iterable[str], device: str) -> tuple[int, in
             while view:
                 view = view[os.write(fd, view) :]
             os.fsync(fd)
-            return size, size + len(data), data.count(b"\n")
+            return Written(size, size + len(data), data.count(b"\n"), line_print(data))
         finally:
             os.close(fd)
     except OSError as exc:
@@ -179,27 +194,59 @@ def append_lines(path: Path, lines: Iterable[str], device: str) -> tuple[int, in
         ) from None
 
 
-def read_marks(db: Connection, bank_key: str) -> dict[str, tuple[int, int]]:
-    """How far each device file of the bank's history was taken in: (bytes, lines)."""
-    rows = db.execute("SELECT name, offset, lines FROM shared_files WHERE bank = ?", (bank_key,))
-    return {name: (offset, lines) for name, offset, lines in rows}
+class Mark(NamedTuple):
+    """How far a device file was taken in: up to the end of its last whole line read (bytes),
+    its lines, and the fingerprint of that last line (None for a mark made before prep kept
+    one), which tells whether the file still holds what was read."""
+
+    offset: int = 0
+    lines: int = 0
+    tail: str | None = None
 
 
-def save_marks(db: Connection, bank_key: str, marks: dict[str, tuple[int, int]]) -> None:
+def read_marks(db: Connection, bank_key: str) -> dict[str, Mark]:
+    """How far each device file of the bank's history was taken in."""
+    rows = db.execute("SELECT name, offset, lines, tail FROM shared_files WHERE bank = ?", (bank_key,))
+    return {name: Mark(offset, lines, tail) for name, offset, lines, tail in rows}
+
+
+def save_marks(db: Connection, bank_key: str, marks: dict[str, Mark]) -> None:
     db.executemany(
-        "INSERT OR REPLACE INTO shared_files (bank, name, offset, lines) VALUES (?, ?, ?, ?)",
-        [(bank_key, name, offset, lines) for name, (offset, lines) in marks.items()],
+        "INSERT OR REPLACE INTO shared_files (bank, name, offset, lines, tail) VALUES (?, ?, ?, ?, ?)",
+        [(bank_key, name, *mark) for name, mark in marks.items()],
     )
 
 
-def advance_mark(db: Connection, bank_key: str, name: str, written: tuple[int, int, int]) -> None:
+def advance_mark(db: Connection, bank_key: str, name: str, written: Written) -> None:
     """Count lines this device just appended to its own file as taken in (they are in the state
     already), when all before them were: the next take-in then reads nothing. In the transaction
     that records them, so a failed commit leaves them to be taken in."""
-    before, after, lines = written
-    offset, count = read_marks(db, bank_key).get(name, (0, 0))
-    if offset == before:
-        save_marks(db, bank_key, {name: (after, count + lines)})
+    mark = read_marks(db, bank_key).get(name, Mark())
+    if mark.offset == written.before:
+        save_marks(db, bank_key, {name: Mark(written.after, mark.lines + written.lines, written.tail)})
+
+
+def line_print(data: bytes) -> str:
+    """The fingerprint of the last line of *data* (which ends with a line's end): its last
+    TAIL_BYTES bytes, hashed. The same whether *data* holds the whole line or only those bytes."""
+    start = data.rfind(b"\n", 0, len(data) - 1) + 1
+    line = data[start:][-TAIL_BYTES:]
+    return hashlib.blake2b(line, digest_size=8).hexdigest()
+
+
+def still_holds(path: Path, mark: Mark) -> bool:
+    """Whether *path* still holds, up to the mark, what was taken in of it: a line ends there,
+    and it is the line taken in last (as far as a mark without a fingerprint can tell, the first
+    alone). A file rewritten under its mark (a merge, a checkout) does not."""
+    if not mark.offset:
+        return True
+    with open(path, "rb") as handle:
+        start = max(0, mark.offset - TAIL_BYTES)
+        handle.seek(start)
+        before = handle.read(mark.offset - start)
+    if not before.endswith(b"\n"):
+        return False
+    return mark.tail is None or line_print(before) == mark.tail
 
 
 def logged_events(folder: Path) -> set[str]:

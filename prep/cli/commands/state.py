@@ -200,7 +200,8 @@ def share(
     """Share this bank's review history through its folder (git, Syncthing, Dropbox).
 
     Makes history/ in the bank and writes this device's reviews, practice answers, undos and
-    taught phrasings to history/DEVICE.jsonl, one file per device, so merges never conflict.
+    taught phrasings to history/DEVICE.jsonl, one file per device, so merges do not conflict
+    while each machine has its own device name.
     Every prep using the bank then writes there and takes in what other devices appended.
     The device name is made once per state file; $PREP_DEVICE overrides it.
     """
