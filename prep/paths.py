@@ -148,6 +148,11 @@ def state_path(option: Path | None = None) -> Path:
     return _user_dir("data") / "state.sqlite3"
 
 
+def state_named(option: Path | None = None) -> bool:
+    """The user named the state file (--state or $PREP_STATE): a missing one is worth a word."""
+    return option is not None or bool(os.environ.get(ENV_STATE))
+
+
 def config_path(option: Path | None = None) -> Path:
     """The TOML config file: --config, then $PREP_CONFIG, then the user config dir."""
     if option is not None:

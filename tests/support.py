@@ -179,6 +179,13 @@ def installed_bundled_root() -> Path:
     return Path(found.stdout.strip())
 
 
+def no_state_yet(state: Path) -> str:
+    """What a command that shows the review history says of a state file named but not there."""
+    return (
+        f"prep: no state database at {state}: nothing is recorded there yet (check --state or $PREP_STATE)\n"
+    )
+
+
 def terminal_env(home: Path) -> dict[str, str]:
     """The environment of `prep` in a real terminal: the test's own home, NOW, no colour."""
     return {

@@ -10,7 +10,7 @@ import sqlite3
 
 import pytest
 
-from .support import GOOD, NOW, quick_path
+from .support import GOOD, NOW, no_state_yet, quick_path
 
 KEYS = [
     "interview",
@@ -78,7 +78,7 @@ def test_other_minutes_or_another_date_are_a_what_if_saved_only_when_asked(run, 
     what_if = run("plan", "--minutes", "120", env=NOW)
     assert what_if.exit_code == 0 and config(isolated_home) == saved
     assert "Interview Mon 16 Mar, in 14 days · 120 minutes a day" in what_if.stdout
-    assert what_if.stderr == (
+    assert what_if.stderr == no_state_yet(state_file) + (
         "Not saved: drill follows the saved one (interview 2026-03-16, 45 minutes a day). "
         "`prep plan --interview 2026-03-16 --minutes 120 --save` makes drill follow this one.\n"
     )
@@ -88,16 +88,18 @@ def test_other_minutes_or_another_date_are_a_what_if_saved_only_when_asked(run, 
     assert json.loads(other_day.stdout)["days_left"] == 7 and config(isolated_home) == saved
 
 
-def test_saving_says_what_was_saved_and_how_to_go_back(run, isolated_home):
+def test_saving_says_what_was_saved_and_how_to_go_back(run, isolated_home, state_file):
     first = run("plan", "--interview", "+14d", "--save", env=NOW)
-    assert first.stderr.endswith("interview 2026-03-16, 45 minutes a day (`prep plan --clear` forgets it)\n")
+    assert first.stderr.endswith(
+        "interview 2026-03-16, 45 minutes a day (`prep plan --clear` forgets it)\n" + no_state_yet(state_file)
+    )
     saved = config(isolated_home)
     changed = run("plan", "--minutes", "120", "--save", env=NOW)
     assert "date = 2026-03-16\nminutes_per_day = 120\n" in config(isolated_home)
     undo = "prep plan --interview 2026-03-16 --minutes 45 --save"
     assert changed.stderr.endswith(
         f"interview 2026-03-16, 120 minutes a day (before: interview 2026-03-16, 45 minutes a day; "
-        f"`{undo}` goes back)\n"
+        f"`{undo}` goes back)\n" + no_state_yet(state_file)
     )
     assert run(*undo.split()[1:], env=NOW).exit_code == 0 and config(isolated_home) == saved
     cleared = run("plan", "--clear", env=NOW)
@@ -376,7 +378,7 @@ def test_stats_shows_readiness_and_its_json_carries_the_plan(run):
 def test_next_says_how_many_days_are_left(run):
     run("plan", "--interview", "+12d", "--save", env=NOW)
     result = run("next", env=NOW)
-    assert "interview in 12 days" in result.output.splitlines()[0]
+    assert "interview in 12 days" in result.stdout.splitlines()[0]
     run("plan", "--interview", "+1d", "--save", env=NOW)
     assert "interview in 1 day." in run("next", env=NOW).output
 

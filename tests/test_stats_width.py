@@ -37,7 +37,7 @@ def test_titles_are_whole_when_the_terminal_has_room(run, long_titles, columns):
     rows = _category_rows(result.output)
     assert any(LONG_TITLE in row for row in rows), rows
     assert any("Questions to ask the interviewer about the team" in row for row in rows), rows
-    assert max(len(line) for line in result.output.splitlines()) <= columns
+    assert max(len(line) for line in result.stdout.splitlines()) <= columns
 
 
 def _titles(rows: list[str]) -> str:

@@ -77,9 +77,11 @@ class AppContext:
         """Which bank the review history's rows belong to (see BankLocation.key)."""
         return self.bank_location().key
 
-    def store(self, *, write: bool = True, take_in: bool = True):  # type: ignore[no-untyped-def]
+    def store(self, *, write: bool = True, take_in: bool = True, shown: bool = False):  # type: ignore[no-untyped-def]
         """The review state of this bank, with what other devices appended to its shared
-        history taken in (unless *take_in* is false: a command that only looks at it)."""
+        history taken in (unless *take_in* is false: a command that only looks at it). *shown*:
+        the command shows the history to the user, so a state file they named that is not there
+        is said (a mistyped path must not pass for an empty history)."""
         if not take_in:
             from prep.state.store import Store
 
@@ -87,7 +89,10 @@ class AppContext:
         from prep.cli.output import warn
         from prep.review.shared import open_store
 
-        return open_store(self.state_path, self.bank_key, self._scheduler_settings, write=write, warn=warn)
+        named = shown and paths.state_named(self.state_option)
+        return open_store(
+            self.state_path, self.bank_key, self._scheduler_settings, write=write, warn=warn, named=named
+        )
 
     def replay(self, store):  # type: ignore[no-untyped-def]
         """How this device replays a card's reviews (see ``review.shared.replay_for``)."""

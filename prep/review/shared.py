@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from prep.config import SchedulerConfig
-from prep.errors import StateReadOnly
+from prep.errors import StateReadOnly, display_path
+from prep.paths import ENV_STATE
 from prep.state.sharing import ENV_DEVICE, device_files, device_id, history_dir
 from prep.state.store import Store
 
@@ -34,18 +35,39 @@ def open_store(
     *,
     write: bool,
     warn: Callable[[str], None] | None = None,
+    named: bool = False,
 ) -> Store:
     """The bank's review state, with what other devices appended to its shared history taken
     in. *settings* gives the scheduler's settings, asked only when a card is to be replayed;
     *warn* is told of each line of a device file skipped. A history that is shared is kept in a
     state file even by a command that only reads (it is made if need be), so that what was
-    taken in is not read again next time."""
+    taken in is not read again next time. A state file the user *named* that is not there is
+    said, so that a mistyped path does not pass for an empty history."""
+    missing = named and not write and not state.exists()
+    store = _open_store(state, bank_key, settings, write=write, warn=warn)
+    if missing and warn is not None and not state.exists():  # not made from a shared history
+        warn(
+            f"no state database at {display_path(state)}: nothing is recorded there yet "
+            f"(check --state or ${ENV_STATE})"
+        )
+    return store
+
+
+def _open_store(
+    state: Path,
+    bank_key: str,
+    settings: Callable[[], SchedulerConfig],
+    *,
+    write: bool,
+    warn: Callable[[str], None] | None = None,
+) -> Store:
+    """`open_store` but for the word on a missing state file."""
     folder = history_dir(bank_key)
     if folder is None:  # not shared: nothing to take in (and nothing more to import)
         return Store(state, write=write, bank_key=bank_key)
     if not write and not state.exists() and any(device_files(folder).values()):
         try:
-            return open_store(state, bank_key, settings, write=True, warn=warn)
+            return _open_store(state, bank_key, settings, write=True, warn=warn)
         except StateReadOnly:
             pass  # nowhere to keep it: read it into the passing state below
     from prep.state import takein

@@ -31,7 +31,7 @@ def history(
         echo(f"{question_id} was renamed {renamed} (prep mv): its history follows it", err=True)
         question_id = renamed
     question = bank.questions.get(question_id)
-    with app.store(write=False) as store:
+    with app.store(write=False, shown=not as_json) as store:
         rows = review_history(store, question_id)
     if question is None and not rows:
         bank.question(question_id)  # unknown: NotFound, with a did-you-mean

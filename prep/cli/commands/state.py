@@ -75,7 +75,7 @@ def export(
     from prep.state.history import export_lines
 
     app: AppContext = ctx.obj
-    with app.store(write=False) as store:
+    with app.store(write=False, shown=True) as store:  # a backup of nothing is worth a word
         text = "".join(line + "\n" for line in export_lines(store, all_banks=all_banks))
     if file is None or str(file) == "-":
         echo(text, nl=False)

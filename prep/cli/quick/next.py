@@ -16,7 +16,7 @@ def show_next(start: QuickStart, *, as_json: bool) -> None:
     from prep.review.outlook import next_card
 
     settings = start.settings
-    with start.store() as store:
+    with start.store(shown=not as_json) as store:
         data = next_card(
             store,
             clock.now(),

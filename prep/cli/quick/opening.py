@@ -18,15 +18,24 @@ class QuickStart(NamedTuple):
     rows: list[IndexRow]  # the selected questions, in bank order
     settings: DrillConfig
     state: Path
+    named_state: bool  # the user named it (--state or $PREP_STATE)
 
-    def store(self) -> Store:
+    def store(self, *, shown: bool = False) -> Store:
         """The review state of this bank, read only, with what other devices appended to its
-        shared history taken in."""
+        shared history taken in. *shown*: it is shown to the user, so a state file they named
+        that is not there is said."""
         from prep.cli.output import warn
         from prep.review.shared import open_store
 
         settings = self.settings.scheduler
-        return open_store(self.state, self.location.key, lambda: settings, write=False, warn=warn)
+        return open_store(
+            self.state,
+            self.location.key,
+            lambda: settings,
+            write=False,
+            warn=warn,
+            named=shown and self.named_state,
+        )
 
 
 def quick_start(
@@ -41,10 +50,10 @@ def quick_start(
     from prep import config as config_module
     from prep.bank.index import question_index
     from prep.bank.selection import select_rows
-    from prep.paths import ENV_CONFIG, config_path, find_bank, state_path
+    from prep.paths import ENV_CONFIG, config_path, find_bank, state_named, state_path
 
     location = find_bank(bank_option)
     rows = select_rows(question_index(location), **filters)
     explicit = config_option is not None or bool(os.environ.get(ENV_CONFIG))
     settings = config_module.load(config_path(config_option), explicit=explicit)
-    return QuickStart(location, rows, settings, state_path(state_option))
+    return QuickStart(location, rows, settings, state_path(state_option), state_named(state_option))

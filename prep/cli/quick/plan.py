@@ -28,7 +28,7 @@ def show_plan(start: QuickStart, *, as_json: bool, interview: InterviewConfig | 
         else:
             echo(NO_DATE.format(example=example_date()), nl=False)
         return
-    with start.store() as store:
+    with start.store(shown=not as_json) as store:
         plan = interview_plan(
             store,
             items_of(rows),

@@ -17,7 +17,7 @@ def show_stats(start: QuickStart, *, selected: bool, as_json: bool) -> None:
     from prep.cli.output import emit_json
     from prep.review.stats import with_readiness
 
-    with start.store() as store:
+    with start.store(shown=not as_json) as store:
         data, plan = with_readiness(store, start.settings, clock.now(), start.rows, selected=selected)
     if as_json:
         emit_json(data)
