@@ -216,3 +216,42 @@ def test_a_plan_without_an_outcome_is_told_to_say_what_it_would_achieve(run, tmp
     assert "no result: end with what your plan would achieve" in report
     assert "a weak plan is suggested Hard at best" in report
     assert "there is time for what you would do and what it would achieve" in report
+
+
+# A strong story of the speaker's own that says neither key point: the bank's points are
+# someone else's story, so the words cannot tell whether this one answers the question.
+OWN_STORY = (
+    "Last spring a staff engineer and I disagreed about moving our feature store to a new database. "
+    "I was responsible for the migration plan. I wrote a design doc comparing both options, ran a "
+    "two-week shadow test, and set up a meeting where I walked the team through the latency numbers. "
+    "As a result we kept the old store for serving, moved batch jobs only, and cut costs by 18%."
+)
+
+
+def test_a_strong_story_of_ones_own_is_unsure_not_failed(run, tmp_path):
+    bank = behavioral_bank(tmp_path)
+    graded = json.loads(run("grade", "slow-operator", "-a", OWN_STORY, "--json", bank=bank).output)
+    assert (graded["verdict"], graded["structure"]["verdict"]) == ("unsure", "strong")
+    assert graded["unknown"] == [1, 2] and graded["matched"] == []
+    shown = run("grade", "slow-operator", "-a", OWN_STORY, bank=bank)
+    assert shown.exit_code == 0 and "UNSURE" in shown.output
+
+
+def test_an_answer_that_is_no_story_still_fails(run, tmp_path):
+    bank = behavioral_bank(tmp_path)
+    off = "I like bananas and the weather is nice today."
+    graded = json.loads(run("grade", "slow-operator", "-a", off, "--json", bank=bank).output)
+    assert (graded["verdict"], graded["structure"]["verdict"], graded["unknown"]) == ("fail", "weak", [])
+
+
+def test_the_bundled_banks_prepared_answers_are_shown_as_an_example(run, tmp_path):
+    from prep.paths import bundled_bank_root
+
+    bundled = run("show", "most-significant-failure", bank=bundled_bank_root())
+    assert bundled.exit_code == 0 and "Example answer" in bundled.output
+    assert "Your prepared answer" not in bundled.output
+    own = write_bank(tmp_path / "own")
+    # write_bank's answers/ hold the user's own story for biggest-failure, a model answer for dp-vs-mp
+    mine = run("show", "biggest-failure", bank=own)
+    assert mine.exit_code == 0 and "Your prepared answer" in mine.output, mine.output
+    assert "Model answer" in run("show", "dp-vs-mp", bank=own).output

@@ -21,7 +21,7 @@ from prep.cli.hanging import Hanging
 from prep.cli.keys import read_key
 from prep.cli.output import console, echo
 from prep.cli.plain import counted
-from prep.cli.render import KIND_STYLE, difficulty, grade_report, prompt_panel
+from prep.cli.render import KIND_STYLE, answer_label, difficulty, grade_report, prompt_panel
 from prep.cli.render_star import star_strip
 from prep.grading.grade import Grade
 from prep.rating import Rating
@@ -121,7 +121,7 @@ class ConsoleUI:
         stored = self.session.bank.answers.get(question.id)
         if not stored:
             return
-        label = "Your prepared answer" if stored.source == "own" else "Model answer"
+        label = answer_label(self.session.bank, stored)
         if not self.interactive:
             self.out.print(f"{label}:\n{stored.answer}")
             return

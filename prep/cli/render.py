@@ -20,7 +20,7 @@ from prep.cli.render_star import star_summary
 if TYPE_CHECKING:
     from prep.bank.contents import Bank
     from prep.bank.lint import Report
-    from prep.bank.schema import Question
+    from prep.bank.schema import Answer, Question
     from prep.bank.search import Hit
 
 KIND_STYLE = {"technical": "cyan", "behavioral": "magenta", "strategy": "yellow", "ask": "green"}
@@ -125,7 +125,7 @@ def question_detail(
         parts.append(Text(question.notes))
     answer = bank.answers.get(question.id)
     if show_answer and answer:
-        label = "Your answer" if answer.source == "own" else "Model answer"
+        label = answer_label(bank, answer)
         parts.append(Text(f"\n{label}", style="bold underline"))
         parts.append(Panel(Text(answer.answer), box=box.ROUNDED, border_style="blue"))
     named = [bank.stories[i] for i in bank.stories_of(question.id) if i in bank.stories]
@@ -210,8 +210,6 @@ def score_bar(score: int, verdict: str, pass_at: int = 70, width: int = 30) -> T
 def grade_report(  # type: ignore[no-untyped-def]
     grade,
     *,
-    answer_text: str | None = None,
-    answer_source: str = "own",
     teach_hint: str = "press t to teach it",
     numbers: dict[str, int] | None = None,
     judged_by: str | None = None,
@@ -227,6 +225,7 @@ def grade_report(  # type: ignore[no-untyped-def]
         parts.append(Text(f"  judged by {judged_by}: each point with the words it quoted", style="dim"))
     numbers = numbers or {}
     unknown = {text for text, n in numbers.items() if n in grade.unknown}
+    story = grade.structure is not None  # a behavioral answer: the user's own story
     points = marked_lines()
     for point in grade.matched:
         line = Text(_numbered(point.text, numbers), style="green")
@@ -236,7 +235,7 @@ def grade_report(  # type: ignore[no-untyped-def]
     wrongly = {s.text for s in (*grade.swapped, *grade.contradicted)}  # shown below, as such
     for point in (p for p in grade.missed if p.text not in wrongly):
         hint = teach_hint.replace("{n}", str(numbers.get(point.text, "N")))
-        marker, line = _missed_row(point, grade.mode, hint, point.text in unknown)
+        marker, line = _missed_row(point, grade.mode, hint, point.text in unknown, story)
         number = numbers.get(point.text)
         points.add_row(marker, Text(f"{number}. ", style=line.style) + line if number else line)
     for wrong, label in (
@@ -251,20 +250,26 @@ def grade_report(  # type: ignore[no-untyped-def]
     if points.row_count:
         parts.append(points)
     if grade.verdict == "unsure":
-        parts.append(
-            Hanging(
-                f"  unsure: the words cannot tell whether you said {_points(grade.unknown)}, written "
-                f"only one or two ways{unsure_hint}",
-                2,
-                "cyan",
-            )
+        why = (
+            "your story is your own: its words cannot show whether it covers "
+            if story
+            else "the words cannot tell whether you said "
         )
+        how = "" if story else ", written only one or two ways"
+        parts.append(Hanging(f"  unsure: {why}{_points(grade.unknown)}{how}{unsure_hint}", 2, "cyan"))
     for note in grade.notes:
         parts.append(Hanging(f"  note: {note}", 2, "yellow"))
-    if answer_text:
-        label = "Your prepared answer" if answer_source == "own" else "Model answer"
-        parts.append(Panel(Text(answer_text), title=label, title_align="left", border_style="blue"))
     return Group(*parts)
+
+
+def answer_label(bank: Bank, answer: Answer) -> str:
+    """What a prepared answer is to the user: theirs, a model answer written for study, or, in the
+    bundled bank, an example (its answers tell the stories of the person who wrote them)."""
+    from prep.paths import BUNDLED_KEY
+
+    if answer.source == "model":
+        return "Model answer"
+    return "Example answer" if bank.location.key == BUNDLED_KEY else "Your prepared answer"
 
 
 def _numbered(text: str, numbers: dict[str, int]) -> str:
@@ -281,9 +286,13 @@ def unrecognised(point, mode: str) -> bool:  # type: ignore[no-untyped-def]
     return mode == "key_points" and 0 < point.phrasings < DEFAULT_SETTINGS.telling_phrasings
 
 
-def _missed_row(point, mode: str, teach_hint: str, unknown: bool) -> tuple[Text, Text]:  # type: ignore[no-untyped-def]
+def _missed_row(point, mode: str, teach_hint: str, unknown: bool, story: bool = False) -> tuple[Text, Text]:  # type: ignore[no-untyped-def]
     """A key point the grader did not find: "not recognised" where the words cannot tell (teach
-    it with `t`), else "missed"."""
+    it with `t`), else "missed"; in a story of the user's own, "not shown by its words"."""
+    if unknown and story:
+        return Text("  ? ", style="yellow"), Text(point.text, style="yellow") + Text(
+            "  (your own story: its words cannot show whether it covers this)", style="dim"
+        )
     if unknown or unrecognised(point, mode):
         return Text("  ? ", style="yellow"), Text(point.text, style="yellow") + Text(
             f"  (not recognised: {_ways(point.phrasings)} to go by; {teach_hint})", style="dim"

@@ -113,20 +113,22 @@ def grade(
     found = [r.matched and r.text not in said_wrong for r in results]
     fast = elapsed_seconds is not None and elapsed_seconds <= question.target_seconds
     on_topic = _on_topic(matcher, claims, settings)
-    judged = judge(claims, credits, found, bool(notes), mode, settings, fast, on_topic)
+    structure = analyse(attempt, question.prompt) if question.kind == "behavioral" else None
+    # A story of the user's own, told as a story: the bank's points may be someone else's.
+    own_story = structure is not None and structure.verdict != "weak"
+    judged = judge(claims, credits, found, bool(notes), mode, settings, fast, on_topic, own_story)
     mistakes = mistakes.numbered(question)
     results = [replace(r, number=n) for n, r in enumerate(results, 1)]
     graded = _graded(
         results, credits, found, mistakes, judged, mode, notes, len(matcher.tokens), elapsed_seconds
     )
-    return with_structure(question, attempt, graded)
+    return with_structure(graded, structure)
 
 
-def with_structure(question: Question, attempt: str, graded: Grade) -> Grade:
+def with_structure(graded: Grade, structure: Structure | None) -> Grade:
     """A behavioral answer's grade with its STAR structure; a weak one suggests Hard at best."""
-    if question.kind != "behavioral":
+    if structure is None:
         return graded
-    structure = analyse(attempt, question.prompt)
     return replace(graded, structure=structure, rating=capped(graded.rating, structure))
 
 

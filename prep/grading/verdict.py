@@ -41,11 +41,14 @@ def judge(
     settings: Settings,
     fast: bool,
     on_topic: bool = True,
+    own_story: bool = False,
 ) -> Judgement:
     """The verdict of a grade: *credits* (0-1) and *found* (recognised, not said wrongly) per
     claim, whether the attempt makes a mistake, whether it was within the target time, and
     whether it speaks of the question at all (if not, nothing in it can be a key point said in
-    other words: "I have no idea" fails)."""
+    other words: "I have no idea" fails). *own_story*: the answer tells the user's own story (a
+    behavioral question), which no phrasing in the bank can tell apart from a story that misses
+    the point: a key point not found there proves nothing."""
     scale = phrasing_scale(claims, settings)
     pass_at, partial_at = settings.pass_score * scale, settings.partial_score * scale
     score = 100.0 * _mean(claims, credits, mode)
@@ -61,7 +64,10 @@ def judge(
     unknown = tuple(
         n
         for n, (claim, hit) in enumerate(zip(claims, found), 1)
-        if mode == "key_points" and on_topic and not hit and len(claim.written) < settings.telling_phrasings
+        if mode == "key_points"
+        and on_topic
+        and not hit
+        and (own_story or len(claim.written) < settings.telling_phrasings)
     )
     if unknown:
         best = [1.0 if n in unknown else c for n, c in enumerate(credits, 1)]

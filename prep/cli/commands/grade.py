@@ -92,10 +92,10 @@ def grade(
     if as_json:
         emit_json(result.to_dict())
         return
-    _print_one(question, result, bank.answers.get(question.id), answer)
+    _print_one(question, result, answer)
 
 
-def _print_one(question, result, stored, answer: str) -> None:  # type: ignore[no-untyped-def]
+def _print_one(question, result, answer: str) -> None:  # type: ignore[no-untyped-def]
     """One grade as the drill shows it, then its suggested rating (or why there is none)."""
     from prep.cli.output import console
     from prep.cli.render import grade_report
@@ -103,8 +103,6 @@ def _print_one(question, result, stored, answer: str) -> None:  # type: ignore[n
     console().print(
         grade_report(
             result.grade,
-            answer_text=None,
-            answer_source=stored.source if stored else "own",
             teach_hint=f"`prep teach {question.id} --point {{n}}` teaches it",
             numbers={point.text: n for n, point in enumerate(question.key_points, 1)},
             judged_by=result.judge.model if result.judge and result.judge.used else None,
