@@ -255,3 +255,32 @@ def test_the_bundled_banks_prepared_answers_are_shown_as_an_example(run, tmp_pat
     mine = run("show", "biggest-failure", bank=own)
     assert mine.exit_code == 0 and "Your prepared answer" in mine.output, mine.output
     assert "Model answer" in run("show", "dp-vs-mp", bank=own).output
+
+
+def test_a_plan_asked_for_is_graded_on_its_points_not_taken_for_a_story_of_ones_own(run, tmp_path):
+    bank = behavioral_bank(tmp_path)
+    write(
+        bank / "questions" / "method.yaml",
+        """\
+category: method
+title: Method
+questions:
+  - id: flaky-eval
+    prompt: How would you handle an evaluation whose scores change from run to run?
+    kind: behavioral
+    key_points:
+      - text: fix the seeds and the decoding settings
+        aliases: [pin the random seeds and decoding, make sampling deterministic]
+      - text: report the spread over several runs
+        aliases: [give the variance across repeated runs, show error bars from many runs]
+""",
+    )
+    plan = (
+        "First I would fix the seeds and the decoding settings so each run samples the same way. "
+        "Then I would check the data loader for shuffling on 2 GPUs against one. "
+        "That way the scores should stay within 1 point from run to run."
+    )
+    graded = json.loads(run("grade", "flaky-eval", "--json", "-a", plan, bank=bank).output)
+    assert graded["structure"]["plan"] is True and graded["structure"]["verdict"] != "weak"
+    assert graded["verdict"] != "unsure" and graded["unknown"] == []
+    assert [p["text"] for p in graded["missed"]] == ["report the spread over several runs"]

@@ -225,7 +225,7 @@ def grade_report(  # type: ignore[no-untyped-def]
         parts.append(Text(f"  judged by {judged_by}: each point with the words it quoted", style="dim"))
     numbers = numbers or {}
     unknown = {text for text, n in numbers.items() if n in grade.unknown}
-    story = grade.structure is not None  # a behavioral answer: the user's own story
+    story = grade.structure is not None and grade.structure.own_story
     points = marked_lines()
     for point in grade.matched:
         line = Text(_numbered(point.text, numbers), style="green")

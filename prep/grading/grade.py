@@ -115,7 +115,7 @@ def grade(
     on_topic = _on_topic(matcher, claims, settings)
     structure = analyse(attempt, question.prompt) if question.kind == "behavioral" else None
     # A story of the user's own, told as a story: the bank's points may be someone else's.
-    own_story = structure is not None and structure.verdict != "weak"
+    own_story = structure is not None and structure.own_story
     judged = judge(claims, credits, found, bool(notes), mode, settings, fast, on_topic, own_story)
     mistakes = mistakes.numbered(question)
     results = [replace(r, number=n) for n, r in enumerate(results, 1)]

@@ -47,6 +47,13 @@ class Structure:
     # situation and task the question sets.
     plan: bool = False
 
+    @property
+    def own_story(self) -> bool:
+        """A story told well of the speaker's own past: the bank's key points tell someone
+        else's, so one not found there proves nothing. A plan asked for ("how would you...") is
+        graded on its points like any answer."""
+        return self.verdict != "weak" and not self.plan
+
     def to_dict(self) -> dict:
         return {
             "parts": dict(self.parts),
