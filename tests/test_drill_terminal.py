@@ -10,12 +10,14 @@ import os
 import re
 import sqlite3
 import subprocess
+import time
 
 import pexpect
 import pytest
 from rich.console import Console
 from rich.text import Text
 
+from prep.cli.drill_ui import STRAY_ENTER_SECONDS
 from prep.cli.hanging import Hanging
 from prep.cli.plain import wrapped_list
 
@@ -181,3 +183,33 @@ def test_prep_plan_through_a_pipe_fits_the_width(isolated_home, columns):
     assert "By category, weakest first" in lines and any("stay unseen" in line for line in lines)
     assert max(len(line) for line in lines) <= width
     assert max(len(line) for line in lines) > 76  # the table and the sentences do take the room
+
+
+def test_an_enter_after_a_one_key_choice_does_not_reveal_the_next_card(bank_dir, state_file, isolated_home):
+    child = _drill(bank_dir, state_file, isolated_home, "-c", "parallelism")
+    try:
+        child.expect("Your answer")
+        child.sendline(GOOD)
+        child.sendline("")
+        child.expect(RATE_PROMPT)
+        child.send("3")
+        child.expect(re.escape("Drill this follow-up now?"))
+        child.send("y\r")  # the habit: a choice ended with Enter, which the key did not need
+        child.expect("What global batch size")
+        child.expect("Your answer")
+        with pytest.raises(pexpect.TIMEOUT):
+            child.expect("Key points:", timeout=1)  # not revealed as an empty answer
+        child.sendline("about 2048 sequences; the all-reduce over the slow links was the bottleneck")
+        child.sendline("")
+        child.expect(RATE_PROMPT)
+        child.send("3")
+        child.expect("Your answer")
+        time.sleep(STRAY_ENTER_SECONDS + 0.3)
+        child.sendline("")  # a blank line well after the key: the empty answer that reveals the card
+        child.expect("Key points:")
+        child.expect(re.escape("(choose 1-4)"))  # no grade: the user rates
+        child.send("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert [qid for qid, _ in _reviews(state_file)] == ["dp-vs-mp", "dp-batch-size"]

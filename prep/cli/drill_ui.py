@@ -29,6 +29,10 @@ from prep.review.queue import QueueItem
 from prep.review.session import Session, spoken_seconds
 from prep.review.ui import AnswerInterrupted, Choice, InputEnded
 
+# An Enter this soon after a one-key prompt was pressed (the "3" of a rating, the "y" of a
+# follow-up) is the habit of ending a choice with Enter, which that prompt did not need: it is
+# not an empty answer (no one reads a question in that time), so it does not reveal the card.
+STRAY_ENTER_SECONDS = 0.5
 KEYS_HELP = "1 Again  2 Hard  3 Good  4 Easy  ·  t tick points  u undo  e edit  s skip  q quit"
 
 
@@ -55,6 +59,7 @@ class ConsoleUI:
             else console(stderr, no_color=True, force_terminal=False, emoji=False, width=100, soft_wrap=True)
         )
         self._started = time.monotonic()
+        self._key_pressed_at = -STRAY_ENTER_SECONDS  # when the last one-key prompt was answered
         self._editor = editor
         self._toggles: list[str] = []  # the numbers given with a scripted "t 2 4"
         self._whole_answer: RenderableType | None = None  # the prepared answer, when it was cut
@@ -188,6 +193,8 @@ class ConsoleUI:
             if not lines and line.strip().lower() == "q":
                 return None  # q quits at every prompt of the drill, this one too, at its Enter
             if not line.strip():
+                if not lines and self.interactive and self._stray_enter():
+                    continue  # the Enter after the previous prompt's key: the answer is still to come
                 if self.interactive and _pasting(self.stdin):
                     lines.append("")  # a blank line inside a pasted answer: the rest is on its way
                     continue
@@ -372,7 +379,12 @@ class ConsoleUI:
             if line is None:
                 raise InputEnded
             return line.strip().lower()
-        return read_key(self.stdin)
+        key = read_key(self.stdin)
+        self._key_pressed_at = time.monotonic()
+        return key
+
+    def _stray_enter(self) -> bool:
+        return time.monotonic() - self._key_pressed_at < STRAY_ENTER_SECONDS
 
 
 def _line_editing() -> None:
