@@ -186,6 +186,17 @@ def no_state_yet(state: Path) -> str:
     )
 
 
+def reveal(child) -> None:  # type: ignore[no-untyped-def]
+    """An empty answer, to reveal the card, typed as a user would, after reading the question: an
+    Enter right after the previous one-key choice is taken for the habit of ending it with Enter."""
+    import time
+
+    from prep.cli.drill_ui import STRAY_ENTER_SECONDS
+
+    time.sleep(STRAY_ENTER_SECONDS + 0.2)
+    child.sendline("")
+
+
 def terminal_env(home: Path) -> dict[str, str]:
     """The environment of `prep` in a real terminal: the test's own home, NOW, no colour."""
     return {

@@ -12,7 +12,7 @@ import time
 import pexpect
 import pytest
 
-from .support import GOOD, installed_prep, spawn_prep
+from .support import GOOD, installed_prep, reveal, spawn_prep
 
 
 @pytest.fixture
@@ -68,7 +68,7 @@ def test_full_session_in_a_terminal_with_undo_and_quit(bank_dir, state_file, env
         child.expect(re.escape("Drill this follow-up now? [y/N, u undoes the rating, q quits]"))
         child.send("n")
         child.expect("Your answer")
-        child.sendline("")  # empty answer: reveal and self-grade
+        reveal(child)  # empty answer: reveal and self-grade
         child.expect("Key points:")
         child.expect("Rate:")
         child.send("q")

@@ -95,7 +95,7 @@ def test_an_undo_on_one_device_undoes_on_the_other(devices):
 def test_an_undo_reaches_a_device_that_had_taken_in_the_review(tmp_path):
     """A folder both devices see (as a sync tool keeps it): the desktop takes in a rating while
     the laptop's drill is still open, then the laptop takes it back."""
-    from .support import spawn_prep, terminal_env
+    from .support import reveal, spawn_prep, terminal_env
 
     bank = tmp_path / "bank"
     write(bank / "questions" / "topics.yaml", TOPICS_YAML)
@@ -114,13 +114,13 @@ def test_an_undo_reaches_a_device_that_had_taken_in_the_review(tmp_path):
         child.expect("Fourth question")
         assert "good" in desktop.run("history", "q2", now=LATER).output  # taken in, mid-drill
         child.expect("Your answer")
-        child.sendline("")
+        reveal(child)
         child.expect("Rate:")
         child.send("u")
         child.expect("undid good on q2")
         child.expect("Second question")
         child.expect("Your answer")
-        child.sendline("")
+        reveal(child)
         child.expect("Rate:")
         child.send("q")
         child.expect(pexpect.EOF)
