@@ -165,6 +165,20 @@ def installed_prep() -> str:
     return found
 
 
+def run_installed(cwd: Path, *args: str, input: str = "", env: dict[str, str] | None = None):  # type: ignore[no-untyped-def]
+    """The installed `prep` run in *cwd* as a user's shell runs it, at NOW; stdout and stderr apart."""
+    return subprocess.run(
+        [installed_prep(), *args],
+        cwd=cwd,
+        input=input,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **NOW, **(env or {})},
+        timeout=60,
+        check=False,
+    )
+
+
 def installed_bundled_root() -> Path:
     """The bundled bank of the installed `prep` (the one `installed_prep()` runs): under a
     non-editable install it is the wheel's copy, not this checkout's questions/."""

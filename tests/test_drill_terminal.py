@@ -52,6 +52,16 @@ def _screen(child, rows: int, columns: int) -> list[str]:  # type: ignore[no-unt
     return [line.rstrip() for line in screen.display]
 
 
+def _rate_the_first_card_good(child) -> None:  # type: ignore[no-untyped-def]
+    """dp-vs-mp answered well and rated Good, up to the offer of its follow-up."""
+    child.expect("Your answer")
+    child.sendline(GOOD)
+    child.sendline("")
+    child.expect(RATE_PROMPT)
+    child.send("3")
+    child.expect(re.escape("Drill this follow-up now?"))
+
+
 def test_an_answer_of_just_q_quits_at_its_enter(bank_dir, state_file, isolated_home):
     child = _drill(bank_dir, state_file, isolated_home, "-c", "parallelism")
     try:
@@ -70,12 +80,7 @@ def test_the_time_spent_answering_counts_an_answer_whose_rating_was_undone(
 ):
     child = _drill(bank_dir, state_file, isolated_home, "-c", "parallelism")
     try:
-        child.expect("Your answer")
-        child.sendline(GOOD)
-        child.sendline("")
-        child.expect(RATE_PROMPT)
-        child.send("3")
-        child.expect(re.escape("Drill this follow-up now?"))
+        _rate_the_first_card_good(child)
         child.send("n")
         child.expect("Your answer")
         child.sendline("stage 1 shards the optimizer states")
@@ -188,12 +193,7 @@ def test_prep_plan_through_a_pipe_fits_the_width(isolated_home, columns):
 def test_an_enter_after_a_one_key_choice_does_not_reveal_the_next_card(bank_dir, state_file, isolated_home):
     child = _drill(bank_dir, state_file, isolated_home, "-c", "parallelism")
     try:
-        child.expect("Your answer")
-        child.sendline(GOOD)
-        child.sendline("")
-        child.expect(RATE_PROMPT)
-        child.send("3")
-        child.expect(re.escape("Drill this follow-up now?"))
+        _rate_the_first_card_good(child)
         child.send("y\r")  # the habit: a choice ended with Enter, which the key did not need
         child.expect("What global batch size")
         child.expect("Your answer")

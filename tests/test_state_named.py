@@ -4,33 +4,17 @@ made. The default state file, not there before the first drill, is not worth a w
 
 from __future__ import annotations
 
-import os
-import subprocess
-
 import pytest
 
-from .support import NOW, installed_prep
+from .support import run_installed
 
 SAID = "no state database at"
-
-
-def _prep(cwd, *args, env=None, input=""):  # type: ignore[no-untyped-def]
-    return subprocess.run(
-        [installed_prep(), *args],
-        cwd=cwd,
-        input=input,
-        capture_output=True,
-        text=True,
-        env={**os.environ, **NOW, **(env or {})},
-        timeout=60,
-        check=False,
-    )
 
 
 @pytest.mark.parametrize("command", [["next"], ["stats"], ["history", "dp-vs-mp"], ["state", "export"]])
 def test_a_mistyped_state_option_is_said_and_nothing_is_made(tmp_path, isolated_home, bank_dir, command):
     typo = tmp_path / "typo.sqlite3"
-    done = _prep(tmp_path, "--bank", str(bank_dir), "--state", str(typo), *command)
+    done = run_installed(tmp_path, "--bank", str(bank_dir), "--state", str(typo), *command)
     assert done.returncode == 0, done.stderr
     (line,) = [line for line in done.stderr.splitlines() if SAID in line]
     assert line == f"prep: {SAID} typo.sqlite3: nothing is recorded there yet (check --state or $PREP_STATE)"
@@ -39,19 +23,19 @@ def test_a_mistyped_state_option_is_said_and_nothing_is_made(tmp_path, isolated_
 
 def test_a_mistyped_prep_state_is_said_too(tmp_path, isolated_home, bank_dir):
     typo = tmp_path / "nowhere" / "state.sqlite3"
-    done = _prep(tmp_path, "--bank", str(bank_dir), "next", env={"PREP_STATE": str(typo)})
+    done = run_installed(tmp_path, "--bank", str(bank_dir), "next", env={"PREP_STATE": str(typo)})
     assert done.returncode == 0 and f"{SAID} nowhere/state.sqlite3:" in done.stderr
 
 
 def test_the_default_state_file_is_not_said_before_the_first_drill(tmp_path, isolated_home, bank_dir):
-    done = _prep(tmp_path, "--bank", str(bank_dir), "next")  # isolated_home unsets $PREP_STATE
+    done = run_installed(tmp_path, "--bank", str(bank_dir), "next")  # isolated_home unsets $PREP_STATE
     assert done.returncode == 0 and SAID not in done.stderr, done.stderr
 
 
 def test_a_named_state_file_that_exists_is_not_said(tmp_path, isolated_home, bank_dir):
     state = tmp_path / "state.sqlite3"
-    drilled = _prep(tmp_path, "--bank", str(bank_dir), "--state", str(state), "drill", input="q\n\n")
+    drilled = run_installed(tmp_path, "--bank", str(bank_dir), "--state", str(state), "drill", input="q\n\n")
     assert drilled.returncode == 0, drilled.stderr
     assert state.exists()
-    done = _prep(tmp_path, "--bank", str(bank_dir), "--state", str(state), "next")
+    done = run_installed(tmp_path, "--bank", str(bank_dir), "--state", str(state), "next")
     assert done.returncode == 0 and done.stderr == ""

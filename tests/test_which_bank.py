@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 
-from .support import NOW, installed_bundled_root, installed_prep, write_bank
+from .support import installed_bundled_root, run_installed, write_bank
 
 PYPROJECT = '[build-system]\nrequires = ["hatchling"]\n\n[project]\nname = "prep"\nversion = "0.1.0"\n'
 
@@ -21,19 +20,7 @@ def _clone(tmp_path):
     return clone
 
 
-def _prep(cwd, *args, input="", env=None):  # type: ignore[no-untyped-def]
-    import os
-
-    return subprocess.run(
-        [installed_prep(), *args],
-        cwd=cwd,
-        input=input,
-        capture_output=True,
-        text=True,
-        env={**os.environ, **NOW, **(env or {})},
-        timeout=60,
-        check=False,
-    )
+_prep = run_installed
 
 
 def _snapshot(root):  # type: ignore[no-untyped-def]
