@@ -547,3 +547,27 @@ def test_a_few_is_neither_few_nor_several_said_the_other_way_round():
     assert graded.contradicted == () and graded.verdict == "pass"
     turned = grade(question, None, "Many parameters are active per token.")
     assert [c.text for c in turned.contradicted] == ["active parameters per token are few"]
+
+
+def test_a_claim_turned_by_its_direction_or_by_what_it_requires_is_contradicted():
+    # "climbs up" is the other way from "descends"; "requires transcripts" turns "needs no transcripts".
+    question = Question(
+        id="q",
+        prompt="How does search in an HNSW index proceed, and what does pretraining need?",
+        key_points=[
+            {"text": "the search greedily moves toward the query, then descends a layer"},
+            {"text": "pretraining needs no transcripts"},
+        ],
+    )
+    right = grade(
+        question,
+        None,
+        "The search greedily moves toward the query, then descends a layer. "
+        "Pretraining needs no transcripts.",
+    )
+    assert right.contradicted == () and right.verdict == "pass"
+    climbs = grade(question, None, "The search greedily moves toward the query, then climbs up a layer.")
+    assert [c.text for c in climbs.contradicted] == [question.key_points[0].text]
+    required = grade(question, None, "Pretraining requires transcripts of the audio.")
+    assert [c.text for c in required.contradicted] == ["pretraining needs no transcripts"]
+    assert "fail" == climbs.verdict == required.verdict
