@@ -310,5 +310,6 @@ ANTONYM_PAIRS = (
     ("hard", "soft softer"),
     ("strong stronger strongest", "weak weaker weakest"),
     ("fine finer", "coarse coarser"),
-    ("parallel", "sequential sequentially serial serially"),
+    ("parallel", "sequential sequentially serial serially autoregressive autoregressively"),
+    ("bonus bonuses", "penalty penalties penalize penalizes penalise penalises"),
 )

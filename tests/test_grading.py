@@ -571,3 +571,21 @@ def test_a_claim_turned_by_its_direction_or_by_what_it_requires_is_contradicted(
     required = grade(question, None, "Pretraining requires transcripts of the audio.")
     assert [c.text for c in required.contradicted] == ["pretraining needs no transcripts"]
     assert "fail" == climbs.verdict == required.verdict
+
+
+def test_parallel_is_the_other_way_from_autoregressive():
+    question = Question(
+        id="q",
+        prompt="How does a decoder-only transformer train and generate?",
+        key_points=[
+            {"text": "training processes all positions in parallel with teacher forcing"},
+            {"text": "the decoder generates tokens autoregressively, one at a time"},
+        ],
+    )
+    both = (
+        "Training is parallel across positions with teacher forcing, "
+        "but the decoder generates tokens autoregressively, one at a time."
+    )
+    assert grade(question, None, both).verdict == "pass"  # each said of its own stage
+    turned = grade(question, None, "The decoder generates all the tokens in parallel in a single pass.")
+    assert [c.text for c in turned.contradicted] == [question.key_points[1].text]
