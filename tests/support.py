@@ -200,14 +200,19 @@ def no_state_yet(state: Path) -> str:
     )
 
 
-def reveal(child) -> None:  # type: ignore[no-untyped-def]
-    """An empty answer, to reveal the card, typed as a user would, after reading the question: an
-    Enter right after the previous one-key choice is taken for the habit of ending it with Enter."""
+def pause_after_a_key() -> None:
+    """The moment a user takes to read the next prompt: an Enter right after a one-key choice is
+    taken for the habit of ending that choice with Enter, not for an answer to the next prompt."""
     import time
 
     from prep.cli.drill_ui import STRAY_ENTER_SECONDS
 
     time.sleep(STRAY_ENTER_SECONDS + 0.2)
+
+
+def reveal(child) -> None:  # type: ignore[no-untyped-def]
+    """An empty answer, to reveal the card, typed as a user would, after reading the question."""
+    pause_after_a_key()
     child.sendline("")
 
 

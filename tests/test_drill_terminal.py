@@ -10,18 +10,16 @@ import os
 import re
 import sqlite3
 import subprocess
-import time
 
 import pexpect
 import pytest
 from rich.console import Console
 from rich.text import Text
 
-from prep.cli.drill_ui import STRAY_ENTER_SECONDS
 from prep.cli.hanging import Hanging
 from prep.cli.plain import wrapped_list
 
-from .support import GOOD, installed_prep, spawn_prep, terminal_env, write
+from .support import GOOD, installed_prep, reveal, spawn_prep, terminal_env, write
 
 RATE_PROMPT = r"(= (again|hard|good|easy)|choose 1-4 or t)\)"  # the Rate prompt's end, wherever it wraps
 
@@ -204,8 +202,7 @@ def test_an_enter_after_a_one_key_choice_does_not_reveal_the_next_card(bank_dir,
         child.expect(RATE_PROMPT)
         child.send("3")
         child.expect("Your answer")
-        time.sleep(STRAY_ENTER_SECONDS + 0.3)
-        child.sendline("")  # a blank line well after the key: the empty answer that reveals the card
+        reveal(child)  # a blank line well after the key: the empty answer that reveals the card
         child.expect("Key points:")
         child.expect(re.escape("(choose 1-4)"))  # no grade: the user rates
         child.send("q")
@@ -213,3 +210,25 @@ def test_an_enter_after_a_one_key_choice_does_not_reveal_the_next_card(bank_dir,
     finally:
         child.close()
     assert [qid for qid, _ in _reviews(state_file)] == ["dp-vs-mp", "dp-batch-size"]
+
+
+def test_an_enter_after_a_rating_does_not_decline_the_follow_up_unseen(bank_dir, state_file, isolated_home):
+    child = _drill(bank_dir, state_file, isolated_home, "-c", "parallelism")
+    try:
+        child.expect("Your answer")
+        child.sendline(GOOD)
+        child.sendline("")
+        child.expect(RATE_PROMPT)
+        child.send("3")
+        child.expect(re.escape("Drill this follow-up now?"))
+        child.send("\r")  # the Enter that ended Good out of habit, as the offer comes up
+        with pytest.raises(pexpect.TIMEOUT):
+            child.expect("Your answer", timeout=1)  # the offer still waits for its answer
+        child.send("y")
+        child.expect("What global batch size")
+        child.expect("Your answer")
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert _reviews(state_file) == [("dp-vs-mp", 3)]

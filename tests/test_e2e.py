@@ -12,7 +12,7 @@ import time
 import pexpect
 import pytest
 
-from .support import GOOD, installed_prep, reveal, spawn_prep
+from .support import GOOD, installed_prep, pause_after_a_key, reveal, spawn_prep
 
 
 @pytest.fixture
@@ -236,6 +236,7 @@ def test_rating_keys_that_are_not_choices_rate_nothing(bank_dir, state_file, env
         child.send("é")
         child.expect("unknown choice 'é'")
         child.send("\x1b[A")  # Up arrow: ignored, no message
+        pause_after_a_key()
         child.send("\r")
         child.expect("no suggestion to accept: choose 1-4")
         assert "unknown choice" not in child.before  # the arrow key said nothing

@@ -13,7 +13,7 @@ import pexpect
 import yaml
 
 from .judge_models import CALLS, TABLE, install_judges
-from .support import GOOD, NOW, judge_config, said, spawn_prep, terminal_env
+from .support import GOOD, NOW, judge_config, pause_after_a_key, said, spawn_prep, terminal_env
 
 ROOT = Path(__file__).resolve().parent.parent
 UNSURE = "We used 1024 sequences; the network between nodes was slow when syncing."
@@ -118,6 +118,7 @@ def test_the_drill_with_a_judge_in_a_real_terminal(tmp_path, bank_dir, state_fil
     child.send("t")  # one key: the judge's quote is taught
     child.expect("taught key point 2")
     child.expect(r"Enter = hard")
+    pause_after_a_key()
     child.send("\r")
     child.expect("Session done")
     child.expect(pexpect.EOF)

@@ -60,6 +60,7 @@ class ConsoleUI:
         )
         self._started = time.monotonic()
         self._key_pressed_at = -STRAY_ENTER_SECONDS  # when the last one-key prompt was answered
+        self._words_typed_at = -STRAY_ENTER_SECONDS  # when a line of words was last typed
         self._editor = editor
         self._toggles: list[str] = []  # the numbers given with a scripted "t 2 4"
         self._whole_answer: RenderableType | None = None  # the prepared answer, when it was cut
@@ -170,7 +171,7 @@ class ConsoleUI:
     def read_answer(self, question: Question) -> tuple[str, float | None] | None:
         if self.session.mode == "flip":
             self.out.print("(think of your answer, then press Enter to reveal; q to quit)", style="dim")
-            key = self._key()
+            key = self._key(fresh=True)
             if key is None or key.strip().lower() == "q":
                 return None
             return "", self._elapsed()
@@ -215,7 +216,7 @@ class ConsoleUI:
             self.out.print(
                 Hanging(f"Rate: {keys}  ({default})", len("Rate: "), "bold" if self.interactive else "")
             )
-            key = self._key()
+            key = self._key(fresh=True)
             if key is None or key == "q":
                 return Choice("quit")
             if key in ("", "\r", "\n"):
@@ -258,8 +259,9 @@ class ConsoleUI:
             style="bold",
         )
         self._tick_lines(points, ticked, redraw=False)
+        fresh = True
         while True:
-            key = self._key()
+            key, fresh = self._key(fresh=fresh), False
             if key is None or key == "q":
                 return None
             if key == "":
@@ -318,13 +320,13 @@ class ConsoleUI:
         if not self.interactive:
             return None
         self.out.print(f"{question} [Y/n]", style="bold")
-        key = self._key()
+        key = self._key(fresh=True)
         return None if key is None else key in ("", "y")
 
     def offer_follow_up(self, question: Question) -> bool | Literal["undo"] | None:
         self.out.print(Hanging(f"↳ The interviewer digs deeper: {question.prompt}", 2))
         self.out.print("Drill this follow-up now? [y/N, u undoes the rating, q quits]", style="dim")
-        key = self._key()
+        key = self._key(fresh=True)
         if key is None or key.lower() == "q":
             return None  # q quits everywhere in the drill
         if key.lower() == "u":
@@ -354,6 +356,8 @@ class ConsoleUI:
         line = self._read_line(prompt)
         if line is None:
             return None
+        if line.strip():
+            self._words_typed_at = time.monotonic()
         # Bytes that are not UTF-8 arrive as lone surrogates, which no database can store: keep
         # the rest of the answer, with U+FFFD where such a byte was.
         return line.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
@@ -371,20 +375,27 @@ class ConsoleUI:
         except EOFError:
             return None
 
-    def _key(self) -> str | None:
+    def _key(self, *, fresh: bool = False) -> str | None:
         """One key on a terminal (no Enter needed; None for Ctrl-D); one line otherwise, and
-        InputEnded at the end of the input."""
+        InputEnded at the end of the input. *fresh*: the first key of a prompt just shown, where
+        an Enter right after the previous prompt's key is that key's habitual Enter, not a choice."""
         if not self.interactive:
             line = self._readline()
             if line is None:
                 raise InputEnded
             return line.strip().lower()
         key = read_key(self.stdin)
+        while fresh and key == "" and self._stray_enter():
+            key = read_key(self.stdin)
         self._key_pressed_at = time.monotonic()
         return key
 
     def _stray_enter(self) -> bool:
-        return time.monotonic() - self._key_pressed_at < STRAY_ENTER_SECONDS
+        """An Enter just after a one-key choice, with no words typed since."""
+        return (
+            time.monotonic() - self._key_pressed_at < STRAY_ENTER_SECONDS
+            and self._words_typed_at < self._key_pressed_at
+        )
 
 
 def _line_editing() -> None:
