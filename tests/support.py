@@ -548,7 +548,7 @@ class Device:
     def export(self, now: str = NEXT_DAY) -> str:
         result = self.run("state", "export", now=now)
         assert result.exit_code == 0, result.output
-        return result.output
+        return result.stdout  # the export itself; what it says of the state file is on stderr
 
     def upcoming(self, now: str = NEXT_DAY) -> dict:
         result = self.run("next", "--json", now=now)

@@ -563,7 +563,7 @@ def test_mv_updates_follow_up_references(run, odd_bank):
 
 def test_mv_to_a_taken_id_is_refused(run, odd_bank):
     result = run("mv", "zero-stages", "dp-vs-mp", bank=odd_bank)
-    assert result.exit_code == 1 and "already used" in result.output
+    assert result.exit_code == 1 and "a question with id 'dp-vs-mp' already exists" in result.output
 
 
 def test_rm_removes_question_answer_and_follow_ups(run, odd_bank, state_file):

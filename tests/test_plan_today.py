@@ -125,3 +125,14 @@ def test_nothing_due_again_adds_no_line_under_today(run):
     (row,) = [i for i, line in enumerate(lines) if line.startswith("  Mon 02 Mar")]
     assert lines[row + 1] == "              1 min done" and lines[row + 2].startswith("  Tue 03 Mar")
     assert "due again" not in run("next", env=LATER).output
+
+
+def test_half_a_minute_more_is_said_as_a_minute_not_as_none():
+    from prep.cli.render_plan import _more
+
+    assert [_more(0.2), _more(0.5), _more(1.4), _more(2.6)] == [
+        "under a minute more",
+        "about 1 minute more",
+        "about 1 minute more",
+        "about 3 minutes more",
+    ]

@@ -137,6 +137,17 @@ def test_sentences_split_at_their_ends_not_inside_abbreviations():
     ]
 
 
+def test_a_unit_after_a_number_ends_its_sentence_as_any_word_does():
+    # "ms" after a number is milliseconds, not the title "Ms." before a name
+    story = (
+        "Our search took 800 ms per query. My task was to get it under 100 ms. I profiled the query "
+        "path and I replaced brute force with an HNSW index. As a result latency dropped to 40 ms."
+    )
+    assert len(split_sentences(story)) == 4
+    structure = analyse(story)
+    assert structure.parts["action"] and "no-action" not in structure.flags
+
+
 WORDS = (
     "I we the team my job was responsible for would I'd had to built added went from 40% to 12% "
     "as a result in the end learned last year at a startup nobody knew um so yeah I think maybe "
@@ -193,3 +204,17 @@ def test_any_text_gets_a_structure_consistent_with_the_definitions(answer, promp
         assert answer[sentence.start : sentence.end] == sentence.text
         assert sentence.start >= position
         position = sentence.end
+
+
+def test_a_plan_told_by_its_timeline_is_steps_and_what_they_would_achieve():
+    plan = (
+        "In the first month I would learn the codebase and the training stack and ship one small fix. "
+        "By month three I would own one piece of the data pipeline and cut its runtime. By month six I "
+        "would lead a project end to end, and I would measure success by a 20 percent faster eval loop."
+    )
+    structure = analyse(
+        plan, "If you joined this team, what would you aim to have accomplished in six months?"
+    )
+    assert structure.plan and structure.sentences[0].part == "action"  # a step, not the scene
+    assert structure.sentences[-1].part == "result" and structure.flags == ()
+    assert structure.verdict == "strong"

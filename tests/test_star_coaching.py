@@ -284,3 +284,17 @@ questions:
     assert graded["structure"]["plan"] is True and graded["structure"]["verdict"] != "weak"
     assert graded["verdict"] != "unsure" and graded["unknown"] == []
     assert [p["text"] for p in graded["missed"]] == ["report the spread over several runs"]
+
+
+def test_a_weak_story_of_ones_own_is_unsure_too_and_its_strip_says_why_it_is_weak(run, tmp_path):
+    bank = behavioral_bank(tmp_path)
+    weak = (
+        "We had a big disagreement with the research team about the training code last year. "
+        "We looked at the logs and we talked to them a lot, and we tried a few things. "
+        "The team worked hard on it and we learned a lot."
+    )
+    graded = json.loads(run("grade", "slow-operator", "-a", weak, "--json", bank=bank).output)
+    assert graded["structure"]["verdict"] == "weak" and "we-not-i" in graded["structure"]["flags"]
+    assert (graded["verdict"], graded["unknown"], graded["rating"]) == ("unsure", [1, 2], None)
+    shown = run("grade", "slow-operator", "-a", weak, bank=bank).output
+    assert "your own story" in shown and "missed" not in shown

@@ -39,3 +39,22 @@ def test_a_named_state_file_that_exists_is_not_said(tmp_path, isolated_home, ban
     assert state.exists()
     done = run_installed(tmp_path, "--bank", str(bank_dir), "--state", str(state), "next")
     assert done.returncode == 0 and done.stderr == ""
+
+
+def test_a_new_state_file_made_from_a_shared_history_is_said(tmp_path, isolated_home, bank_dir):
+    def prep(*args: str, input: str = ""):  # type: ignore[no-untyped-def]
+        return run_installed(tmp_path, "--bank", str(bank_dir), *args, input=input)
+
+    state = tmp_path / "state.sqlite3"
+    assert prep("--state", str(state), "state", "share").returncode == 0
+    drilled = prep("--state", str(state), "drill", "-c", "parallelism", input="x\n\n1\nq\n")
+    assert (bank_dir / "history").is_dir() and "again" in drilled.stdout, drilled.stdout
+    new = tmp_path / "new.sqlite3"  # another machine's state file, named before its first drill
+    done = prep("--state", str(new), "stats")
+    assert done.returncode == 0 and "  ·  1 review  ·  " in done.stdout, done.stdout  # the shared one
+    assert done.stderr == (
+        f"prep: {SAID} new.sqlite3: made it from the bank's shared history (check --state or $PREP_STATE)\n"
+    )
+    # The default state file of another machine is made from the shared history, without a word.
+    default = prep("history", "dp-vs-mp")
+    assert default.returncode == 0 and "again" in default.stdout and SAID not in default.stderr

@@ -716,6 +716,7 @@ def test_words_that_share_nothing_with_the_point_or_question_are_refused(run, ba
     weather = run("teach", "spec", "--point", "1", "--words", "the weather is nice today and I like bananas")
     assert weather.exit_code == 1 and path.read_bytes() == before
     assert "shares no word with the key point, its phrasings or the question" in weather.stderr
+    assert 'prep teach spec --point 1 --words "..." --force teaches it all the same' in weather.stderr
 
 
 def test_a_key_point_written_as_a_block_scalar_can_be_taught(run, bank_dir):

@@ -210,7 +210,7 @@ def _more(minutes: float) -> str:
     """The minutes questions due again add to the day."""
     if minutes < 0.5:
         return "under a minute more"
-    return f"about {_counted(round(minutes), 'minute')} more"
+    return f"about {_counted(max(1, round(minutes)), 'minute')} more"  # round(0.5) is 0
 
 
 def risk_lines(plan: Plan, prompts: Mapping[str, str], width: int) -> list[str]:

@@ -42,14 +42,16 @@ def stats_view(data: dict, width: int = 100) -> Group:  # type: ignore[type-arg]
         )
     parts: list = [*packed(totals, width), *packed(activity, width, style="dim")]
     parts += [Text(""), _category_table(data["categories"], width)]
+    legend = (
+        "recall: predicted now, of the questions seen; good+: reviews you rated Good or Easy; "
+        "score: the grader's mean"
+    )
     if any(c["overrides"]["taught_questions"] for c in data["categories"]):
-        parts.append(
-            Text(
-                "overrode: how often you rated otherwise than the grader suggested; a→b: before and "
-                "after the questions you taught (t in a drill, or prep teach) learned your words",
-                style="dim",
-            )
+        legend += (
+            "; overrode: how often you rated otherwise than the grader suggested; a→b: before and "
+            "after the questions you taught (t in a drill, or prep teach) learned your words"
         )
+    parts.append(Text(legend, style="dim"))
     forecast = data["forecast"]
     top = max([f["due"] for f in forecast] + [1])
     parts.append(Text("\nDue in the next 14 days", style="bold"))
@@ -80,7 +82,7 @@ def _category_table(categories: list, width: int) -> Table:  # type: ignore[type
     (over two lines where they need it)."""
     # How often the user overrode the grader, once they have taught it: it shows the grader improve.
     taught = any(c["overrides"]["taught_questions"] for c in categories)
-    headers = ("questions", "seen", "recall", "pass", "score", "lapses", "overrode")[: 7 if taught else 6]
+    headers = ("questions", "seen", "recall", "good+", "score", "lapses", "overrode")[: 7 if taught else 6]
     rows = []
     for c in categories:
         recall = c["retrievability"]

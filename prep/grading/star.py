@@ -10,7 +10,7 @@ listens for it, from general cues of English (starcues.py), offline and pure.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from prep.grading.starcues import Cues, asks_for_plan, quantified, read_cues
@@ -24,7 +24,8 @@ FLAGS = ("no-result", "no-action", "result-not-quantified", "we-not-i", "hypothe
 # A sentence ends at . ! or ? before a space, or at a line break or a bullet; not after a title
 # ("Dr. Lee") nor after an abbreviation that the next word goes on from ("e.g. a cache").
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+|\s*[\r\n]+\s*|\s*•\s*")
-_TITLE = re.compile(r"\b(?:mr|mrs|ms|dr|prof|st)\.$", re.I)
+# A title before a name ("Dr. Chen"), not a unit after a number ("100 ms.").
+_TITLE = re.compile(r"(?<!\d\s)\b(?:mr|mrs|ms|dr|prof|st)\.$", re.I)
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|approx|incl|fig|cf)|\b[A-Z])\.$", re.I)
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 
@@ -49,10 +50,11 @@ class Structure:
 
     @property
     def own_story(self) -> bool:
-        """A story told well of the speaker's own past: the bank's key points tell someone
-        else's, so one not found there proves nothing. A plan asked for ("how would you...") is
-        graded on its points like any answer."""
-        return self.verdict != "weak" and not self.plan
+        """A story of what the speaker did, told well or not: the bank's key points tell someone
+        else's, so one not found there proves nothing (how it is told is the STAR line's to
+        judge). Not a plan asked for ("how would you..."), an answer of what one would do, or one
+        with no deed of the speaker's in it: those are graded on their points like any answer."""
+        return not self.plan and "hypothetical" not in self.flags and self.parts["action"]
 
     def to_dict(self) -> dict:
         return {
@@ -200,8 +202,13 @@ def analyse(answer: str, prompt: str = "") -> Structure:
         Sentence(text, part, a, b) for text, part, (a, b) in zip(texts, label(texts), spans, strict=True)
     ]
     cues = [read_cues(t) for t in texts]
-    present = {part: any(s.part == part for s in sentences) for part in PARTS}
     plan = hypothetical(cues) and asks_for_plan(prompt)
+    if plan:  # the question sets the scene: a step the speaker would take is the plan's action
+        sentences = [
+            replace(s, part="action") if c.would_do and s.part in ("situation", "task") else s
+            for s, c in zip(sentences, cues, strict=True)
+        ]
+    present = {part: any(s.part == part for s in sentences) for part in PARTS}
     flags = find_flags(sentences, cues, plan)
     return Structure(tuple(sentences), present, flags, verdict_of(present, flags, plan), plan)
 

@@ -159,6 +159,7 @@ RESULT_PHRASE = re.compile(
     r"|\b(?:in )?total\b|\boverall\b|\baltogether\b|\bresult(?:ed|ing) in\b|\bleading to\b"
     r"|\b(?:this|that|which|it) led to\b"
     r"|^(?:so |and )?(?:this|that|it) (?:would|should|will|could) (?!have\b)"
+    r"|\b(?:measure|judge|know) (?:its |my |our |the )?success\b|\bsuccess (?:would|will) (?:be|mean|look)\b"
 )
 # An outcome foreseen for something other than the speaker: "the problem would mostly go away".
 PROJECTED = re.compile(

@@ -141,7 +141,8 @@ def lesson_from_words(
     if not force and not _related(question, point, words):
         raise UsageError(
             f"key point {point}: {words!r} shares no word with the key point, its phrasings or the "
-            "question; nothing was taught (--force teaches it all the same)"
+            f"question; nothing was taught (prep teach {question.id} --point {point} --words "
+            '"..." --force teaches it all the same)'
         )
     return Lesson(point, words, known=_knows(question.key_points[point - 1], words))
 

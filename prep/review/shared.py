@@ -42,14 +42,13 @@ def open_store(
     *warn* is told of each line of a device file skipped. A history that is shared is kept in a
     state file even by a command that only reads (it is made if need be), so that what was
     taken in is not read again next time. A state file the user *named* that is not there is
-    said, so that a mistyped path does not pass for an empty history."""
+    said (and, if the shared history made it, so is that), so that a mistyped path does not pass
+    for an empty history, nor for the shared one."""
     missing = named and not write and not state.exists()
     store = _open_store(state, bank_key, settings, write=write, warn=warn)
-    if missing and warn is not None and not state.exists():  # not made from a shared history
-        warn(
-            f"no state database at {display_path(state)}: nothing is recorded there yet "
-            f"(check --state or ${ENV_STATE})"
-        )
+    if missing and warn is not None:
+        made = "made it from the bank's shared history" if state.exists() else "nothing is recorded there yet"
+        warn(f"no state database at {display_path(state)}: {made} (check --state or ${ENV_STATE})")
     return store
 
 

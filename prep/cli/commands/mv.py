@@ -24,6 +24,8 @@ def mv(
     location, bank, _question = app.writable_question(old)
     if new == old:
         raise UsageError(f"{old!r} already has that id; nothing to rename")
+    if new in bank.questions:  # said before the history, which is the lesser reason
+        raise UsageError(f"a question with id {new!r} already exists; choose another id")
     with app.store() as store:
         if history.has_history(store, new):
             raise UsageError(f"the review history already has entries for {new!r}; choose another id")
