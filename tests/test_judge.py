@@ -253,6 +253,12 @@ def test_a_model_llm_does_not_know_is_an_error_before_anything_is_sent(run, judg
     assert "now gets" not in result.stderr and "notified" not in config.read_text()
 
 
+def test_a_model_named_with_judge_that_llm_does_not_know_is_said_even_when_not_asked(run, judges):
+    # The words decide this answer (no judge is asked under when = "unsure"); the typo is said all the same.
+    result = run("grade", "dp-vs-mp", "--answer", "no idea", "--judge", "no-such-model")
+    assert result.exit_code == 2 and "--judge: llm knows no model 'no-such-model'" in result.stderr
+
+
 def test_without_the_llm_library_the_judge_options_say_how_to_install_it(run, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "llm", None)  # as if `pip install 'prep[judge]'` never ran
     for args in (["grade", "dp-vs-mp", "--answer", GOOD, "--judge", "some-model"], ["judge", "check", "m"]):

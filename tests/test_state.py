@@ -101,6 +101,8 @@ def test_export_import_round_trip_is_identical(run, state_file, tmp_path, bank_d
     assert second == first
     again = runner.invoke(app, base + ["state", "import", str(dump), "--json"])
     assert json.loads(again.output)["reviews_added"] == 0  # idempotent
+    backup = tmp_path / "backups" / "2026" / "history.jsonl"  # its folder made, as every export's
+    assert run("state", "export", str(backup)).exit_code == 0 and backup.read_text() == first
 
 
 def test_import_merges_newer_card_states(tmp_path):

@@ -29,7 +29,7 @@ def open_judge(
     (by default this bank's state, opened here; none when it cannot be written: a reply not
     kept costs a call next time, nothing more); *cache* false: none."""
     from prep import clock, config
-    from prep.review.judge import Judge, require_llm
+    from prep.review.judge import Judge, require_llm, resolve_model
 
     if model is not None and off:
         raise CommandLineError("--judge and --no-judge exclude each other")
@@ -37,6 +37,8 @@ def open_judge(
     if settings.model is None:
         return None
     require_llm(settings)
+    if model is not None:  # named on the command line: a mistyped one is said now, used or not
+        resolve_model(settings)
     if store is None and cache:
         try:
             store = app.store(write=True)

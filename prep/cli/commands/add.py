@@ -229,9 +229,7 @@ def _fill_in(draft: _Draft, bank, *, interactive: bool) -> None:  # type: ignore
     if draft.key_points is None and interactive:
         draft.key_points = _ask_key_points()
         draft.pitfalls = draft.pitfalls or plain.ask_list("Pitfalls: known wrong claims")
-        draft.tags = draft.tags or [
-            t.strip() for t in _ask("Tags (comma-separated)", "").split(",") if t.strip()
-        ]
+        draft.tags = draft.tags or _ask("Tags (separated by commas or spaces)", "").replace(",", " ").split()
         draft.kind = _ask_valid(f"Kind ({', '.join(KINDS)})", draft.kind, lambda v: v if v in KINDS else None)
         draft.difficulty = _ask_valid("Difficulty 1-3", draft.difficulty, lambda v: _int_in(v, 1, 3))
         draft.target_seconds = _ask_valid(

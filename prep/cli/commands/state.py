@@ -80,6 +80,7 @@ def export(
     if file is None or str(file) == "-":
         echo(text, nl=False)
     else:
+        file.parent.mkdir(parents=True, exist_ok=True)  # as every export makes its folder
         atomic_write(file, text)
         echo(f"wrote {display_path(file)}", err=True)
 
