@@ -589,3 +589,24 @@ def test_parallel_is_the_other_way_from_autoregressive():
     assert grade(question, None, both).verdict == "pass"  # each said of its own stage
     turned = grade(question, None, "The decoder generates all the tokens in parallel in a single pass.")
     assert [c.text for c in turned.contradicted] == [question.key_points[1].text]
+
+
+def test_a_pitfall_about_the_questions_subject_is_caught_when_the_answer_says_it():
+    question = Question(
+        id="q",
+        prompt="After SFT, why did you choose DPO rather than PPO for alignment?",
+        key_points=[
+            {"text": "DPO needs no separately trained reward model"},
+            {"text": "DPO learns offline from fixed preference pairs without rollouts"},
+        ],
+        pitfalls=[{"text": "DPO does not need a reference model"}],
+    )
+    answer = (
+        "DPO has no separately trained reward model at all, it learns offline from fixed preference "
+        "pairs without rollouts, and it does not need a reference model either, just the policy."
+    )
+    graded = grade(question, None, answer)
+    assert [p.text for p in graded.pitfalls] == ["DPO does not need a reference model"]
+    assert graded.verdict == "fail"
+    right = "DPO needs no separately trained reward model and learns offline from fixed preference pairs."
+    assert grade(question, None, right + " It still needs a frozen reference model.").pitfalls == ()

@@ -16,7 +16,7 @@ from prep.grading.refuting import RefutingMatcher
 from prep.grading.settings import Settings
 from prep.grading.swaps import exchanged, named_last, names, things
 from prep.grading.turned import turned
-from prep.text import ordered_keys, phrase_keys, sentence_start
+from prep.text import key_set, ordered_keys, phrase_keys, sentence_start
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ class WrongClaims:
 
 def wrong_claims(question: Question, with_points: bool) -> WrongClaims:
     """The pitfalls (with their cores), and with key points the key points exchanged and turned."""
-    pitfalls = tuple(with_core(c) for c in question.pitfalls)
+    pitfalls = tuple(with_core(c, question.prompt) for c in question.pitfalls)
     if not with_points:
         return WrongClaims(pitfalls, (), (), {})
     parts = {
@@ -230,9 +230,23 @@ def pitfall_core(text: str) -> str | None:
     return core
 
 
-def with_core(pitfall: Claim) -> Claim:
-    """The pitfall, with the core of each of its phrasings as one more phrasing."""
-    cores = [core for p in pitfall.phrasings if (core := pitfall_core(p)) and core not in pitfall.phrasings]
+@lru_cache(maxsize=4096)
+def without_subject(text: str, prompt: str) -> str | None:
+    """A wrong claim about the question's own subject, without it ("DPO does not need a reference
+    model" -> "does not need a reference model"): an answer about DPO says it as "it does not
+    need...", and a long sentence can put the name too far back. None when the claim does not
+    open with a word of the prompt, or too little would be left to be a claim."""
+    first, _, rest = text.strip().partition(" ")
+    if not rest or not key_set(first) or not key_set(first) <= key_set(prompt):
+        return None
+    return rest if len(phrase_keys(rest)[0]) >= 3 else None
+
+
+def with_core(pitfall: Claim, prompt: str = "") -> Claim:
+    """The pitfall, with the core of each of its phrasings, and each without the question's
+    subject it opens with, as more phrasings."""
+    found = [c for p in pitfall.phrasings for c in (pitfall_core(p), without_subject(p, prompt)) if c]
+    cores = [core for core in found if core not in pitfall.phrasings]
     if not cores:
         return pitfall
     return pitfall.model_copy(update={"aliases": (*pitfall.aliases, *dict.fromkeys(cores))})

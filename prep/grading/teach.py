@@ -192,7 +192,7 @@ def _check(question: Question, point: int, span: str, settings: Settings) -> Non
         raise UsageError(
             f"key point {point}: {span!r} has fewer than {MIN_WORDS} content words; nothing was taught"
         )
-    pitfalls = [with_core(c) for c in question.pitfalls]
+    pitfalls = [with_core(c, question.prompt) for c in question.pitfalls]
     if not pitfalls:
         return
     matcher = RefutingMatcher(span, question.prompt, settings)
