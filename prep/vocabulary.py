@@ -312,4 +312,7 @@ ANTONYM_PAIRS = (
     ("fine finer", "coarse coarser"),
     ("parallel", "sequential sequentially serial serially autoregressive autoregressively"),
     ("bonus bonuses", "penalty penalties penalize penalizes penalise penalises"),
+    ("ignore ignores ignored", "depend depends dependent"),
+    ("constant", "linear quadratic"),
+    ("linear linearly", "quadratic quadratically"),
 )

@@ -610,3 +610,25 @@ def test_a_pitfall_about_the_questions_subject_is_caught_when_the_answer_says_it
     assert graded.verdict == "fail"
     right = "DPO needs no separately trained reward model and learns offline from fixed preference pairs."
     assert grade(question, None, right + " It still needs a frozen reference model.").pitfalls == ()
+
+
+def test_ignores_and_depends_on_and_constant_and_linear_are_opposites():
+    metric = Question(
+        id="q",
+        prompt="How do you choose between cosine similarity and dot product for embeddings?",
+        key_points=[
+            {"text": "cosine ignores vector length"},
+            {"text": "on normalized vectors cosine and dot product give the same ranking"},
+        ],
+    )
+    same = "On normalized vectors cosine and dot product give the same ranking."
+    assert grade(metric, None, "Cosine ignores vector length. " + same).verdict == "pass"
+    turned = grade(metric, None, "Cosine similarity depends on vector length. " + same)
+    assert [c.text for c in turned.contradicted] == ["cosine ignores vector length"]
+    scan = Question(
+        id="s",
+        prompt="Why do vector databases use approximate search?",
+        key_points=[{"text": "exact search is linear in the number of vectors"}],
+    )
+    constant = grade(scan, None, "Exact search is constant in the number of vectors.")
+    assert [c.text for c in constant.contradicted] == ["exact search is linear in the number of vectors"]
