@@ -215,12 +215,7 @@ def test_an_enter_after_a_one_key_choice_does_not_reveal_the_next_card(bank_dir,
 def test_an_enter_after_a_rating_does_not_decline_the_follow_up_unseen(bank_dir, state_file, isolated_home):
     child = _drill(bank_dir, state_file, isolated_home, "-c", "parallelism")
     try:
-        child.expect("Your answer")
-        child.sendline(GOOD)
-        child.sendline("")
-        child.expect(RATE_PROMPT)
-        child.send("3")
-        child.expect(re.escape("Drill this follow-up now?"))
+        _rate_the_first_card_good(child)
         child.send("\r")  # the Enter that ended Good out of habit, as the offer comes up
         with pytest.raises(pexpect.TIMEOUT):
             child.expect("Your answer", timeout=1)  # the offer still waits for its answer
