@@ -34,6 +34,7 @@ SETS = (
     ("swap-tuning", "tuning", "own"),
     ("user-tuning", "tuning", "own"),
     ("user-tuning-speech", "tuning", "own"),
+    ("reversal-tuning", "tuning", "own"),
     ("heldout", "held-out", "bundled"),
     ("heldout-teach", "held-out", "bundled"),
     ("robot-learning", "held-out", "bundled"),
@@ -119,7 +120,14 @@ def _report_user(data: Path) -> None:
     print("User-written questions (one phrasing per key point; targets on 30 answers: at most 1 of 12")
     print("wrong answers pass, at most 2 confident errors, at least 40% of verdicts confident, at")
     print("least 5 of 18 correct answers pass)")
-    for folder in ("user-tuning", "user-tuning-speech", "swap-tuning", "user-heldout", "authored"):
+    for folder in (
+        "user-tuning",
+        "user-tuning-speech",
+        "reversal-tuning",
+        "swap-tuning",
+        "user-heldout",
+        "authored",
+    ):
         attempts = load_attempts(data / folder)
         if not attempts or not (data / folder / "questions").is_dir():
             continue

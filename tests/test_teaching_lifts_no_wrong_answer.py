@@ -40,7 +40,14 @@ def _sets():  # type: ignore[no-untyped-def]
     bundled = _text_only(load_bank(BankLocation(ROOT, "bundled")))
     yield "bundled, tuning", bundled, _attempts(DATA)
     yield "bundled, teaching tuning", bundled, _attempts(DATA / "teach-tuning")
-    for name in ("swap-tuning", "user-tuning", "user-tuning-speech", "authored", "user-heldout"):
+    for name in (
+        "swap-tuning",
+        "user-tuning",
+        "user-tuning-speech",
+        "reversal-tuning",
+        "authored",
+        "user-heldout",
+    ):
         yield name, load_bank(BankLocation(DATA / name, "bench")), _attempts(DATA / name)
 
 
