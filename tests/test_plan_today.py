@@ -73,8 +73,9 @@ def test_a_drill_of_some_categories_says_what_it_did_and_what_the_whole_plan_has
     result = run("drill", "-c", "behavioral", input="It failed, I learned.\n\n3\n", env=NOW)
     assert (
         "Today's part of the interview plan for -c behavioral is done (1 of 1 answered). "
-        "The whole bank's plan has 3 questions left today (1 of 4 answered): `prep drill` without "
-        "filters asks them. `prep plan` shows the days ahead." in result.output.replace("\n", " ")
+        "The whole bank's plan has 3 questions left today (3 of its 4 not yet answered): "
+        "`prep drill` without filters asks them. `prep plan` shows the days ahead."
+        in result.output.replace("\n", " ")
     )
     whole = run("drill", input="q\n", env=NOW).output
     assert "Today 0 reviews and 4 new, about 7 of 30 minutes, 1 of them answered;" in whole
@@ -136,3 +137,13 @@ def test_half_a_minute_more_is_said_as_a_minute_not_as_none():
         "about 1 minute more",
         "about 3 minutes more",
     ]
+
+
+def test_the_whole_plans_left_says_which_are_due_again(run):
+    run("plan", "--interview", "+10d", "--minutes", "30", "--save", env=NOW)
+    run("drill", "-c", "parallelism", input="no idea\n\n1\nq\n", env=NOW)  # Again: due again soon
+    result = run("drill", "-c", "behavioral", input="It failed, I learned.\n\n3\n", env=LATER)
+    assert (
+        "The whole bank's plan has 3 questions left today (2 of its 4 not yet answered and 1 due "
+        "again)" in result.output.replace("\n", " ")
+    ), result.output

@@ -279,8 +279,13 @@ def plan_closing(selected: Progress, whole: Progress | None, selection: str) -> 
     else:
         text = f"Nothing was left in today's part of the interview plan{which}"
     if whole is not None and whole.left:
+        unanswered = max(0, whole.share - whole.answered)
+        again = whole.left - unanswered  # answered before and due again: asked on top of the share
+        parts = [f"{unanswered} of its {whole.share} not yet answered"] + (
+            [f"{again} due again"] if again > 0 else []
+        )
         text += (
             f". The whole bank's plan has {_counted(whole.left, 'question')} left today "
-            f"({whole.answered} of {whole.share} answered): `prep drill` without filters asks them"
+            f"({' and '.join(parts)}): `prep drill` without filters asks them"
         )
     return f"{text}. `prep plan` shows the days ahead."
