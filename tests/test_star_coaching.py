@@ -298,3 +298,27 @@ def test_a_weak_story_of_ones_own_is_unsure_too_and_its_strip_says_why_it_is_wea
     assert (graded["verdict"], graded["unknown"], graded["rating"]) == ("unsure", [1, 2], None)
     shown = run("grade", "slow-operator", "-a", weak, bank=bank).output
     assert "your own story" in shown and "missed" not in shown
+
+
+def test_a_question_about_pay_or_motives_gets_no_star_coaching(run, tmp_path):
+    bank = behavioral_bank(tmp_path)
+    write(
+        bank / "questions" / "closing.yaml",
+        """\
+category: closing
+title: Closing
+questions:
+  - id: pay
+    prompt: What are your compensation expectations for this role?
+    kind: behavioral
+    key_points:
+      - text: a range based on market data for the level
+""",
+    )
+    answer = "I'm focused on the right role first; I'm looking at the market range for the level."
+    graded = json.loads(run("grade", "pay", "-a", answer, "--json", bank=bank).output)
+    assert "structure" not in graded and graded["rating"] != "hard"
+    shown = run("grade", "pay", "-a", answer, bank=bank).output
+    assert "STAR" not in shown and "a weak story" not in shown
+    story = json.loads(run("grade", "slow-operator", "-a", STORY, "--json", bank=bank).output)
+    assert story["structure"]["verdict"] == "strong"  # a question that asks for a story still is

@@ -27,6 +27,7 @@ from prep.grading.mistakes import Mistakes, find_mistakes, wrong_claims
 from prep.grading.refuting import RefutingMatcher
 from prep.grading.settings import DEFAULT_SETTINGS, Settings
 from prep.grading.star import Structure, analyse, capped
+from prep.grading.starcues import asks_for_a_story
 from prep.grading.subjects import subjects
 from prep.grading.verdict import Verdict, judge, judge_ticks
 from prep.rating import Rating
@@ -122,7 +123,8 @@ def grade(
     graded = _graded(
         results, credits, found, mistakes, judged, mode, notes, len(matcher.tokens), elapsed_seconds
     )
-    return with_structure(graded, structure)
+    # Coached by its STAR shape only where the question asks for a story or a plan.
+    return with_structure(graded, structure if asks_for_a_story(question.prompt) else None)
 
 
 def with_structure(graded: Grade, structure: Structure | None) -> Grade:

@@ -313,6 +313,14 @@ _ASKS_WHAT_HAPPENED = re.compile(
     r"|\b(?:what|how|which|why|when|where|who)(?: \w+){0,2}? did\b|\bdid you\b"
     r"|\bhave you (?:ever )?(?:had|faced|made|led|been|done|handled|worked|seen|dealt)\b"
 )
+# Behavioral questions that ask for no story and no plan: pay, motives, career goals, a last word.
+_ASKS_NO_STORY = re.compile(
+    r"\b(?:compensation|salary|pay) (?:expectations?|range|requirements?)\b"
+    r"|\bexpectations? (?:for|on) (?:pay|salary)"
+    r"|\bwhy (?:do|would) you want\b|\bwhy (?:this|our|the) (?:role|company|team|job|position)\b"
+    r"|\bwhy should (?:we|i)\b|\bwhere (?:do|would) you (?:want|see|like)\b|\bin (?:five|5|ten|10) years\b"
+    r"|\banything (?:else )?(?:you'd|you would) like to\b|\bquestions? for (?:us|me)\b"
+)
 _APOSTROPHE = str.maketrans({"’": "'", "‘": "'"})
 
 
@@ -401,6 +409,12 @@ def asks_for_plan(prompt: str) -> bool:
     answer in the conditional is what was asked ("Walk me through how you would...")."""
     s = normalised(prompt)
     return bool(_ASKS_WHAT_YOU_WOULD.search(s)) and not _ASKS_WHAT_HAPPENED.search(s)
+
+
+def asks_for_a_story(prompt: str) -> bool:
+    """Whether a behavioral question asks for a story or a plan, which STAR coaching judges by its
+    shape, rather than for pay, motives, career goals or a last word (no prompt: assumed so)."""
+    return not _ASKS_NO_STORY.search(normalised(prompt))
 
 
 def quantified(sentence: str) -> bool:
