@@ -67,6 +67,7 @@ def test_figures_of_a_small_history(bank, state_file):
         "new": 1,
         "learning": 1,
         "review": 2,
+        "due_now": 1,
         "due_today": 1,
         "due_this_week": data["totals"]["due_this_week"],
     }
@@ -289,3 +290,11 @@ def test_history_of_a_removed_question_is_still_shown(run, state_file):
     assert result.exit_code == 0
     assert "dp-vs-mp (no longer in the bank)" in result.output and "my try" in result.output
     assert run("history", "never-existed").exit_code == 1
+
+
+def test_due_today_says_how_many_are_due_now_when_they_differ(run, state_file, bank):
+    replay(bank, state_file, [("dp-vs-mp", Rating.AGAIN, START, 10)])  # due again in a few minutes
+    at_once = run("stats", env={"PREP_NOW": START.isoformat(), "COLUMNS": "120"}).output
+    assert "due today 1 (0 now)" in at_once.splitlines()[0]  # `prep next` says 0 due now
+    later = run("stats", env={"PREP_NOW": (START + timedelta(hours=1)).isoformat(), "COLUMNS": "120"}).output
+    assert "due today 1  ·" in later.splitlines()[0]

@@ -21,7 +21,11 @@ def stats_view(data: dict, width: int = 100) -> Group:  # type: ignore[type-arg]
         Text(f"new {t['new']}"),
         Text(f"learning {t['learning']}"),
         Text(f"review {t['review']}"),
-        Text.assemble(("due today ", "bold"), (str(t["due_today"]), "bold red" if t["due_today"] else "")),
+        Text.assemble(
+            ("due today ", "bold"),
+            (str(t["due_today"]), "bold red" if t["due_today"] else ""),
+            f" ({t['due_now']} now)" if t["due_now"] != t["due_today"] else "",
+        ),
         Text(f"due this week {t['due_this_week']}"),
     ]
     practice = f" + {counted(data['practice'], 'practice answer')}" if data.get("practice") else ""

@@ -89,6 +89,7 @@ def _totals(cards: dict[str, CardState], questions: int, now: datetime) -> dict[
         "new": questions - len(cards),
         "learning": learning,
         "review": len(cards) - learning,
+        "due_now": sum(1 for c in cards.values() if c.due <= now),  # what `prep next` counts as due
         "due_today": sum(1 for c in cards.values() if c.due < today + timedelta(days=1)),
         "due_this_week": sum(1 for c in cards.values() if c.due < today + timedelta(days=7)),
     }
