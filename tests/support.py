@@ -201,8 +201,9 @@ def no_state_yet(state: Path) -> str:
 
 
 def pause_after_a_key() -> None:
-    """The moment a user takes to read the next prompt: an Enter right after a one-key choice is
-    taken for the habit of ending that choice with Enter, not for an answer to the next prompt."""
+    """The moment a user takes to read the next prompt: an Enter on the heels of the last input (a
+    one-key choice, or the Enter that ended a line) is taken for a habit or a double press, not
+    for an answer to the next prompt."""
     import time
 
     from prep.cli.drill_ui import STRAY_ENTER_SECONDS

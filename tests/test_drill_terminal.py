@@ -227,3 +227,27 @@ def test_an_enter_after_a_rating_does_not_decline_the_follow_up_unseen(bank_dir,
     finally:
         child.close()
     assert _reviews(state_file) == [("dp-vs-mp", 3)]
+
+
+def test_a_double_enter_after_an_answer_or_a_double_rating_acts_on_nothing_unseen(
+    bank_dir, state_file, isolated_home
+):
+    child = _drill(bank_dir, state_file, isolated_home, "-c", "parallelism")
+    try:
+        child.expect("Your answer")
+        child.sendline(GOOD)
+        child.sendline("")
+        child.expect(RATE_PROMPT)
+        child.send("\r")  # the blank line's Enter pressed twice: the grade is not read yet
+        with pytest.raises(pexpect.TIMEOUT):
+            child.expect("next review in", timeout=1)  # no suggestion accepted
+        child.send("3")
+        child.expect(re.escape("Drill this follow-up now?"))
+        child.send("3")  # the rating key pressed twice: no answer to the offer
+        with pytest.raises(pexpect.TIMEOUT):
+            child.expect("Your answer", timeout=1)
+        child.send("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert _reviews(state_file) == [("dp-vs-mp", 3)]

@@ -21,7 +21,7 @@ from prep.review.scheduler import Scheduler
 from prep.review.session import Session
 from prep.state.store import Store
 
-from .support import GOOD, MOMENT, NOW, ScriptedUI, rate, spawn_prep, terminal_env, write
+from .support import GOOD, MOMENT, NOW, ScriptedUI, pause_after_a_key, rate, spawn_prep, terminal_env, write
 
 # Says all three ZeRO stages, in words none of the key points of zero-stages use for stage 1.
 ZERO = (
@@ -571,6 +571,7 @@ def test_t_in_a_real_terminal_is_t_the_numbers_and_enter(bank_dir, scalars, stat
         child.sendline("3")
         child.expect("taught key point 3")
         child.expect(r"Enter = hard")
+        pause_after_a_key()
         child.send("\r")
         child.expect("Session done.")
         child.expect(pexpect.EOF)

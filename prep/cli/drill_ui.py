@@ -18,7 +18,7 @@ from rich.text import Text
 from prep.bank.schema import Question
 from prep.cli import answer_panel
 from prep.cli.hanging import Hanging
-from prep.cli.keys import read_key
+from prep.cli.keys import line_editing, pasting, read_key, unfinished_line
 from prep.cli.output import console, echo
 from prep.cli.plain import counted
 from prep.cli.render import KIND_STYLE, answer_label, difficulty, grade_report, prompt_panel
@@ -29,9 +29,9 @@ from prep.review.queue import QueueItem
 from prep.review.session import Session, spoken_seconds
 from prep.review.ui import AnswerInterrupted, Choice, InputEnded
 
-# An Enter this soon after a one-key prompt was pressed (the "3" of a rating, the "y" of a
-# follow-up) is the habit of ending a choice with Enter, which that prompt did not need: it is
-# not an empty answer (no one reads a question in that time), so it does not reveal the card.
+# An Enter this soon after the last input (a key such as the "3" of a rating, or the Enter that
+# ended a line) is a habit or a double press: no one reads the next prompt in that time, so it
+# is not an answer to it (an empty answer, a suggestion accepted, a question skipped).
 STRAY_ENTER_SECONDS = 0.5
 KEYS_HELP = "1 Again  2 Hard  3 Good  4 Easy  ·  t tick points  u undo  e edit  s skip  q quit"
 
@@ -59,8 +59,8 @@ class ConsoleUI:
             else console(stderr, no_color=True, force_terminal=False, emoji=False, width=100, soft_wrap=True)
         )
         self._started = time.monotonic()
-        self._key_pressed_at = -STRAY_ENTER_SECONDS  # when the last one-key prompt was answered
-        self._words_typed_at = -STRAY_ENTER_SECONDS  # when a line of words was last typed
+        self._entered_at = -STRAY_ENTER_SECONDS  # when the last key or line came in
+        self._gap = STRAY_ENTER_SECONDS  # and how long after the one before it
         self._editor = editor
         self._toggles: list[str] = []  # the numbers given with a scripted "t 2 4"
         self._whole_answer: RenderableType | None = None  # the prepared answer, when it was cut
@@ -185,7 +185,7 @@ class ConsoleUI:
                 line = self._readline("  " if self.interactive else "")
             except KeyboardInterrupt:
                 if self.interactive:  # the line being typed is in readline's buffer, not yet in lines
-                    lines.append(_unfinished_line())
+                    lines.append(unfinished_line())
                 raise AnswerInterrupted("\n".join(lines).strip("\n"), self._elapsed()) from None
             if line is None:
                 if not lines and not self.interactive:
@@ -194,9 +194,9 @@ class ConsoleUI:
             if not lines and line.strip().lower() == "q":
                 return None  # q quits at every prompt of the drill, this one too, at its Enter
             if not line.strip():
-                if not lines and self.interactive and self._stray_enter():
+                if not lines and self.interactive and self._gap < STRAY_ENTER_SECONDS:
                     continue  # the Enter after the previous prompt's key: the answer is still to come
-                if self.interactive and _pasting(self.stdin):
+                if self.interactive and pasting(self.stdin):
                     lines.append("")  # a blank line inside a pasted answer: the rest is on its way
                     continue
                 break
@@ -302,6 +302,8 @@ class ConsoleUI:
         for n, clause in enumerate(clauses, 1):
             self.out.print(f"  {n}. {clause}")
         line = self._readline("  its number (two or more: 4 5), or type the words; Enter skips: ")
+        while line == "" and self.interactive and self._gap < STRAY_ENTER_SECONDS:
+            line = self._readline()  # the double Enter of the line before: not a skip
         if line is None or not line.strip() or line.strip().lower() == "q":
             return None
         line = line.strip()
@@ -327,6 +329,8 @@ class ConsoleUI:
         self.out.print(Hanging(f"↳ The interviewer digs deeper: {question.prompt}", 2))
         self.out.print("Drill this follow-up now? [y/N, u undoes the rating, q quits]", style="dim")
         key = self._key(fresh=True)
+        while self.interactive and key is not None and key.lower() not in ("y", "n", "u", "q", ""):
+            key = self._key()  # another key (a rating pressed twice): not an answer to the offer
         if key is None or key.lower() == "q":
             return None  # q quits everywhere in the drill
         if key.lower() == "u":
@@ -354,10 +358,9 @@ class ConsoleUI:
 
     def _readline(self, prompt: str = "") -> str | None:
         line = self._read_line(prompt)
+        self._came_in()
         if line is None:
             return None
-        if line.strip():
-            self._words_typed_at = time.monotonic()
         # Bytes that are not UTF-8 arrive as lone surrogates, which no database can store: keep
         # the rest of the answer, with U+FFFD where such a byte was.
         return line.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
@@ -365,7 +368,7 @@ class ConsoleUI:
     def _read_line(self, prompt: str) -> str | None:
         try:
             if self.interactive:
-                _line_editing()
+                line_editing()
                 if self.out.stderr:  # --json: stdout is kept for the summary, even the prompt
                     echo(prompt, err=True, nl=False)
                     return input()
@@ -385,28 +388,16 @@ class ConsoleUI:
                 raise InputEnded
             return line.strip().lower()
         key = read_key(self.stdin)
-        while fresh and key == "" and self._stray_enter():
+        self._came_in()
+        while fresh and key == "" and self._gap < STRAY_ENTER_SECONDS:
             key = read_key(self.stdin)
-        self._key_pressed_at = time.monotonic()
+            self._came_in()
         return key
 
-    def _stray_enter(self) -> bool:
-        """An Enter just after a one-key choice, with no words typed since."""
-        return (
-            time.monotonic() - self._key_pressed_at < STRAY_ENTER_SECONDS
-            and self._words_typed_at < self._key_pressed_at
-        )
-
-
-def _line_editing() -> None:
-    """Arrow keys, Home/End and history while typing an answer, as in any shell.
-
-    Without readline, input() reads the raw terminal: arrow keys type escape codes, and a line
-    ended by Ctrl-D instead of Enter loses its last character."""
-    try:
-        import readline  # noqa: F401  (importing it is what enables it)
-    except ImportError:  # pragma: no cover - Python built without readline
-        pass
+    def _came_in(self) -> None:
+        """Note an input's time, and how long after the one before it it came."""
+        now = time.monotonic()
+        self._gap, self._entered_at = now - self._entered_at, now
 
 
 def _timing(answer: str, elapsed: float | None, target: int) -> str:
@@ -417,26 +408,6 @@ def _timing(answer: str, elapsed: float | None, target: int) -> str:
         else f"target {target}s · "
     )
     return f"⏱  {typed}about {spoken_seconds(answer):.0f}s spoken ({counted(len(answer.split()), 'word')})"
-
-
-def _unfinished_line() -> str:
-    """What was typed on the line Ctrl-C interrupted: readline still holds it."""
-    try:
-        import readline
-    except ImportError:  # pragma: no cover - Python built without readline
-        return ""
-    return readline.get_line_buffer()
-
-
-def _pasting(stream: TextIO) -> bool:
-    """Whether more text is already waiting on the terminal: a paste arrives all at once, while
-    a person who meant to finish has typed nothing after the blank line."""
-    import select
-
-    try:
-        return bool(select.select([stream], [], [], 0.05)[0])
-    except (OSError, ValueError):
-        return False
 
 
 def clause_numbers(line: str) -> list[int] | None:

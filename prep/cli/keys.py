@@ -1,4 +1,5 @@
-"""Single key presses on a terminal, and one-key choices that read a line when there is none."""
+"""Single key presses on a terminal, one-key choices that read a line when there is none, and
+the terminal's side of typing a line (editing, an interrupted line, a paste on its way)."""
 
 from __future__ import annotations
 
@@ -65,3 +66,34 @@ def one_key(fd: int) -> str | None:
     extra = 3 if lead >= 0xF0 else 2 if lead >= 0xE0 else 1 if lead >= 0xC0 else 0
     data = first + b"".join(os.read(fd, 1) for _ in range(extra))
     return data.decode(errors="replace")
+
+
+def line_editing() -> None:
+    """Arrow keys, Home/End and history while typing an answer, as in any shell.
+
+    Without readline, input() reads the raw terminal: arrow keys type escape codes, and a line
+    ended by Ctrl-D instead of Enter loses its last character."""
+    try:
+        import readline  # noqa: F401  (importing it is what enables it)
+    except ImportError:  # pragma: no cover - Python built without readline
+        pass
+
+
+def unfinished_line() -> str:
+    """What was typed on the line Ctrl-C interrupted: readline still holds it."""
+    try:
+        import readline
+    except ImportError:  # pragma: no cover - Python built without readline
+        return ""
+    return readline.get_line_buffer()
+
+
+def pasting(stream: TextIO) -> bool:
+    """Whether more text is already waiting on the terminal: a paste arrives all at once, while
+    a person who meant to finish has typed nothing after the blank line."""
+    import select
+
+    try:
+        return bool(select.select([stream], [], [], 0.05)[0])
+    except (OSError, ValueError):
+        return False
