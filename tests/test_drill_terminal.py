@@ -19,7 +19,7 @@ from rich.text import Text
 from prep.cli.hanging import Hanging
 from prep.cli.plain import wrapped_list
 
-from .support import GOOD, installed_prep, reveal, spawn_prep, terminal_env, write
+from .support import GOOD, installed_prep, pause_after_a_key, reveal, spawn_prep, terminal_env, write
 
 RATE_PROMPT = r"(= (again|hard|good|easy)|choose 1-4 or t)\)"  # the Rate prompt's end, wherever it wraps
 
@@ -251,3 +251,27 @@ def test_a_double_enter_after_an_answer_or_a_double_rating_acts_on_nothing_unsee
     finally:
         child.close()
     assert _reviews(state_file) == [("dp-vs-mp", 3)]
+
+
+def test_tick_numbers_and_their_enter_typed_in_one_burst_are_all_taken(bank_dir, state_file, isolated_home):
+    child = _drill(bank_dir, state_file, isolated_home, "-c", "parallelism")
+    try:
+        child.expect("Your answer")
+        child.sendline("Each GPU keeps a full copy; the batch is split.")
+        child.sendline("")
+        child.expect(RATE_PROMPT)
+        pause_after_a_key()
+        child.send("t")
+        child.expect("a number ticks or unticks it")
+        pause_after_a_key()  # the list read, the keys come
+        child.send("45\r")  # over a link that bunches keys, they come as one burst
+        child.expect(r"your ticks: 3 of 5 key points")  # 1, as the grader ticked it, and 4 and 5
+        child.expect("asked once")  # whether to write what is taught to the bank
+        child.send("n")
+        child.expect(RATE_PROMPT)
+        child.send("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    shown = _screen(child, 50, 110)
+    assert any("4. [x]" in line for line in shown) and any("5. [x]" in line for line in shown), shown

@@ -387,10 +387,10 @@ class ConsoleUI:
             if line is None:
                 raise InputEnded
             return line.strip().lower()
-        key = read_key(self.stdin)
+        key = read_key(self.stdin, flush=fresh)
         self._came_in()
         while fresh and key == "" and self._gap < STRAY_ENTER_SECONDS:
-            key = read_key(self.stdin)
+            key = read_key(self.stdin, flush=False)
             self._came_in()
         return key
 

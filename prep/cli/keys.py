@@ -31,14 +31,18 @@ def choose_key(prompt: str, keys: str, *, default: str, err: bool = False) -> st
         echo(f"press {listed} (Enter: {default})", err=err)
 
 
-def read_key(stream: TextIO) -> str | None:
+def read_key(stream: TextIO, *, flush: bool = True) -> str | None:
+    """One key press. *flush*: what was typed before the prompt is dropped (keys typed ahead must
+    not answer a prompt not yet seen); without it, the next key of a burst is kept (the Enter
+    after a tick's number)."""
     import termios
     import tty
 
     fd = stream.fileno()
     old = termios.tcgetattr(fd)
     try:
-        tty.setcbreak(fd)  # keeps Ctrl-C working (ISIG), no echo, no line buffering
+        # cbreak keeps Ctrl-C working (ISIG), with no echo and no line buffering
+        tty.setcbreak(fd, termios.TCSAFLUSH if flush else termios.TCSANOW)
         while True:
             char = one_key(fd)
             if char is not None:
