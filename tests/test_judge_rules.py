@@ -163,3 +163,9 @@ def test_a_question_without_key_points_is_judged_on_its_prepared_answers_sentenc
     request = judge_request(bare, "A mutex lets one thread in at a time. Others wait.", "one at a time")
     assert request is not None and request.points == ("A mutex lets one thread in at a time.", "Others wait.")
     assert judge_request(bare, None, "anything") is None
+
+
+def test_a_quote_is_found_at_whole_characters_of_the_answer():
+    # "ß" folds to "ss": the quote "ß" is that character, not the "S" before it and half of it
+    assert find_quote("ß", "0Sß") == (2, 3)
+    assert find_quote("ss", "Straße") == (4, 5)

@@ -38,9 +38,15 @@ def find_quote(quote: str, answer: str) -> tuple[int, int] | None:
         return None
     text, positions = _normalised(answer)
     start = text.find(wanted)
-    if start < 0:
-        return None
-    return positions[start], positions[start + len(wanted) - 1] + 1
+    while start >= 0:
+        end = start + len(wanted)
+        # whole characters of the answer only: not from the middle of one that folds to two ("ß")
+        if (start == 0 or positions[start - 1] != positions[start]) and (
+            end == len(text) or positions[end] != positions[end - 1]
+        ):
+            return positions[start], positions[end - 1] + 1
+        start = text.find(wanted, start + 1)
+    return None
 
 
 def _normalised(text: str) -> tuple[str, list[int]]:
