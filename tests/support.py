@@ -6,6 +6,7 @@ sharing a bank's history. Test modules import these from here, never from one an
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sqlite3
@@ -179,6 +180,7 @@ def run_installed(cwd: Path, *args: str, input: str = "", env: dict[str, str] | 
     )
 
 
+@functools.cache  # one interpreter started per test session, not per call
 def installed_bundled_root() -> Path:
     """The bundled bank of the installed `prep` (the one `installed_prep()` runs): under a
     non-editable install it is the wheel's copy, not this checkout's questions/."""

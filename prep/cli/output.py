@@ -10,6 +10,8 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from rich.console import Console
 
 
@@ -19,6 +21,20 @@ def echo(text: str = "", *, err: bool = False, nl: bool = True) -> None:
     stream = sys.stderr if err else sys.stdout
     stream.write(f"{text}\n" if nl else text)
     stream.flush()
+
+
+def write_output(text: str, path: Path | None) -> None:
+    """An export: to *path* (its folder made, written whole or not at all, said on stderr), or
+    to standard output when there is none."""
+    if path is None:
+        echo(text, nl=False)
+        return
+    from prep.errors import display_path
+    from prep.files import atomic_write
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, text)
+    echo(f"wrote {display_path(path)}", err=True)
 
 
 def warn(text: str) -> None:

@@ -7,7 +7,7 @@ import typer
 
 from prep.cli.context import AppContext
 from prep.cli.options import CategoryOption, KindOption, OutputOption, TagOption, command_group, filters
-from prep.cli.output import echo
+from prep.cli.output import echo, write_output
 from prep.cli.plain import counted
 from prep.errors import UsageError, display_path
 
@@ -19,17 +19,6 @@ def _selected(app: AppContext, category, tag, kind):  # type: ignore[no-untyped-
 
     bank = app.bank()
     return bank, select(bank, **filters(category, tag, kind))
-
-
-def _write(text: str, output: Path | None) -> None:
-    if output is None:
-        echo(text, nl=False)
-        return
-    from prep.files import atomic_write
-
-    output.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(output, text)
-    echo(f"wrote {display_path(output)}", err=True)
 
 
 @export_app.command("cram")
@@ -92,7 +81,7 @@ def cram(
         options = CramOptions(
             questions_only, ask, f"Interview cram sheet for {interview.strftime('%A %d %B %Y')}"
         )
-    _write(cram_sheet(bank, questions, now, options), output)
+    write_output(cram_sheet(bank, questions, now, options), output)
 
 
 def _interview_day(app: AppContext, now):  # type: ignore[no-untyped-def]
@@ -152,4 +141,4 @@ def csv_export(
 
     app: AppContext = ctx.obj
     bank, questions = _selected(app, category, tag, kind)
-    _write(to_csv(bank, questions, "\t" if tsv else ","), output)
+    write_output(to_csv(bank, questions, "\t" if tsv else ","), output)

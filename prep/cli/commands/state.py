@@ -9,9 +9,9 @@ import typer
 from prep.cli import plain
 from prep.cli.context import AppContext
 from prep.cli.options import command_group
-from prep.cli.output import echo, emit_json
+from prep.cli.output import echo, emit_json, write_output
 from prep.cli.plain import counted
-from prep.errors import EXIT_STATE, CommandLineError, UsageError, display_path
+from prep.errors import EXIT_STATE, CommandLineError, UsageError
 
 state_app = command_group(
     "Check, export, import, prune or share your review history (the SQLite state database)."
@@ -71,18 +71,12 @@ def export(
 ) -> None:
     """Write this bank's card states, reviews and practice answers as JSON Lines: a backup you can
     diff, move and re-import."""
-    from prep.files import atomic_write
     from prep.state.history import export_lines
 
     app: AppContext = ctx.obj
     with app.store(write=False, shown=True) as store:  # a backup of nothing is worth a word
         text = "".join(line + "\n" for line in export_lines(store, all_banks=all_banks))
-    if file is None or str(file) == "-":
-        echo(text, nl=False)
-    else:
-        file.parent.mkdir(parents=True, exist_ok=True)  # as every export makes its folder
-        atomic_write(file, text)
-        echo(f"wrote {display_path(file)}", err=True)
+    write_output(text, None if file is None or str(file) == "-" else file)
 
 
 @state_app.command("import")
